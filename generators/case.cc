@@ -1,0 +1,93 @@
+#include "generators/case.h"
+
+#include <array>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace dpfuzz {
+namespace {
+
+constexpr std::array<std::pair<Variant, absl::string_view>, 4> kVariants = {{
+    {Variant::kFunctional, "functional"},
+    {Variant::kOut, "out"},
+    {Variant::kInplace, "inplace"},
+    {Variant::kMethod, "method"},
+}};
+
+// The printed form of one argument value.
+struct ArgPrinter {
+  std::string operator()(std::monostate) const { return "None"; }
+  std::string operator()(bool b) const { return b ? "True" : "False"; }
+  std::string operator()(int64_t i) const { return absl::StrCat(i); }
+  std::string operator()(const FloatArg& f) const {
+    return absl::StrCat(f.value);
+  }
+  std::string operator()(const std::string& s) const {
+    return absl::StrCat("\"", s, "\"");
+  }
+  std::string operator()(const Dims& d) const { return DimsToString(d); }
+  std::string operator()(const TensorSpec& t) const {
+    return TensorSpecToString(t);
+  }
+  std::string operator()(const std::vector<TensorSpec>& ts) const {
+    std::vector<std::string> parts;
+    for (const TensorSpec& t : ts) parts.push_back(TensorSpecToString(t));
+    return absl::StrCat("[", absl::StrJoin(parts, ", "), "]");
+  }
+};
+
+}  // namespace
+
+absl::string_view VariantName(Variant variant) {
+  for (const auto& [value, name] : kVariants) {
+    if (value == variant) return name;
+  }
+  return "?";
+}
+
+absl::StatusOr<Variant> ParseVariant(absl::string_view name) {
+  std::vector<absl::string_view> names;
+  for (const auto& [value, value_name] : kVariants) {
+    if (value_name == name) return value;
+    names.push_back(value_name);
+  }
+  return absl::InvalidArgumentError(absl::StrCat("unknown variant \"", name,
+                                                 "\"; expected one of ",
+                                                 absl::StrJoin(names, ", ")));
+}
+
+std::vector<const TensorSpec*> TensorSpecsOf(const Case& c) {
+  std::vector<const TensorSpec*> specs;
+  for (const Argument& arg : c.args) {
+    if (const auto* spec = std::get_if<TensorSpec>(&arg.value)) {
+      specs.push_back(spec);
+    } else if (const auto* list =
+                   std::get_if<std::vector<TensorSpec>>(&arg.value)) {
+      for (const TensorSpec& s : *list) specs.push_back(&s);
+    }
+  }
+  return specs;
+}
+
+std::string QualifiedOpName(const Case& c) {
+  return c.overload.empty() ? c.op : absl::StrCat(c.op, ".", c.overload);
+}
+
+std::string CaseToString(const Case& c) {
+  std::string out = absl::StrCat(QualifiedOpName(c), " ",
+                                 VariantName(c.variant), " seed ", c.seed);
+  for (const Argument& arg : c.args) {
+    absl::StrAppend(&out, "\n  ", arg.name, ": ",
+                    std::visit(ArgPrinter{}, arg.value));
+  }
+  return out;
+}
+
+std::ostream& operator<<(std::ostream& os, const Case& c) {
+  return os << CaseToString(c);
+}
+
+}  // namespace dpfuzz

@@ -1,0 +1,118 @@
+// Case: one fully determined run of one op.
+//
+// The op (schema name and overload), the variant it is called as, and its
+// arguments in schema order: tensor arguments as TensorSpecs, everything
+// else as plain values. A Case is the unit every stage passes along: the
+// engine runs it, the store keys findings by it, the reducer shrinks it,
+// repro emitters print it. It round-trips exactly through the case file
+// format (generators/case_json.h), which is the source of truth for replay.
+//
+//   Case c{.op = "aten::masked_select", .variant = Variant::kFunctional,
+//          .args = {{"self", spec_a}, {"mask", spec_m}}, .seed = 42};
+//
+// Devices are those of the TensorSpecs, so there is no separate field.
+
+#ifndef DPFUZZ_GENERATORS_CASE_H_
+#define DPFUZZ_GENERATORS_CASE_H_
+
+#include <cstdint>
+#include <cstring>
+#include <ostream>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "generators/tensor_spec.h"
+
+namespace dpfuzz {
+
+enum class Variant : uint8_t {
+  kFunctional,  // at::op(args...)          "functional"
+  kOut,         // at::op_out(out, args...) "out"
+  kInplace,     // self.op_(args...)        "inplace"
+  kMethod,      // self.op(args...)         "method"
+};
+
+absl::string_view VariantName(Variant variant);
+absl::StatusOr<Variant> ParseVariant(absl::string_view name);
+
+// A double compared and hashed by its bits, so that NaN equals itself and
+// -0.0 differs from 0.0: exactly what a case must reproduce.
+struct FloatArg {
+  double value = 0;
+
+  friend bool operator==(const FloatArg& a, const FloatArg& b) {
+    return std::memcmp(&a.value, &b.value, sizeof(double)) == 0;
+  }
+  template <typename H>
+  friend H AbslHashValue(H h, const FloatArg& f) {
+    uint64_t bits;
+    std::memcpy(&bits, &f.value, sizeof(bits));
+    return H::combine(std::move(h), bits);
+  }
+};
+
+// None, bool, int, float, str, int[], Tensor, Tensor[].
+using ArgValue =
+    std::variant<std::monostate, bool, int64_t, FloatArg, std::string, Dims,
+                 TensorSpec, std::vector<TensorSpec>>;
+
+struct Argument {
+  std::string name;
+  ArgValue value;
+
+  friend bool operator==(const Argument& a, const Argument& b) {
+    return a.name == b.name && a.value == b.value;
+  }
+  template <typename H>
+  friend H AbslHashValue(H h, const Argument& a) {
+    // Debian's Abseil cannot hash std::variant itself.
+    h = H::combine(std::move(h), a.name, a.value.index());
+    return std::visit(
+        [&h](const auto& v) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(v)>,
+                                       std::monostate>) {
+            return std::move(h);
+          } else {
+            return H::combine(std::move(h), v);
+          }
+        },
+        a.value);
+  }
+};
+
+struct Case {
+  std::string op;        // Qualified schema name: "aten::add".
+  std::string overload;  // "Tensor" for aten::add.Tensor; "" for none.
+  Variant variant = Variant::kFunctional;
+  std::vector<Argument> args;
+  uint64_t seed = 0;  // The seed the case was generated from.
+
+  friend bool operator==(const Case& a, const Case& b) {
+    return a.op == b.op && a.overload == b.overload && a.variant == b.variant &&
+           a.args == b.args && a.seed == b.seed;
+  }
+  friend bool operator!=(const Case& a, const Case& b) { return !(a == b); }
+  template <typename H>
+  friend H AbslHashValue(H h, const Case& c) {
+    return H::combine(std::move(h), c.op, c.overload, c.variant, c.args,
+                      c.seed);
+  }
+};
+
+// Every TensorSpec of the case, Tensor[] elements included, in order.
+std::vector<const TensorSpec*> TensorSpecsOf(const Case& c);
+
+// "aten::add.Tensor"; "aten::masked_select" without overload.
+std::string QualifiedOpName(const Case& c);
+
+// One line per argument: "aten::masked_select functional\n  self: f32 ...".
+std::string CaseToString(const Case& c);
+std::ostream& operator<<(std::ostream& os, const Case& c);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_GENERATORS_CASE_H_

@@ -1,0 +1,129 @@
+#include "generators/materialize.h"
+
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
+#include "generators/aten_bridge.h"
+#include "generators/geometry.h"
+#include "generators/poison.h"
+#include "generators/values.h"
+
+namespace dpfuzz {
+namespace {
+
+at::TensorOptions CpuOptions(DType dtype) {
+  return at::TensorOptions().dtype(ToScalarType(dtype)).device(at::kCPU);
+}
+
+}  // namespace
+
+absl::StatusOr<MaterializedTensor> Materialize(
+    const TensorSpec& spec, const std::vector<uint8_t>& values) {
+  DPFUZZ_RETURN_IF_ERROR(ValidateTensorSpec(spec));
+  if (!DeviceAvailable(spec.device)) {
+    return absl::UnavailableError(
+        absl::StrCat("spec ", TensorSpecLayoutString(spec), " needs a ",
+                     DeviceName(spec.device), " device and none is available"));
+  }
+  const int64_t element_size = ElementSize(spec.dtype);
+  if (static_cast<int64_t>(values.size()) != spec.numel() * element_size) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "spec ", TensorSpecLayoutString(spec), " has ", spec.numel(),
+        " elements but ", values.size(), " bytes of values were given"));
+  }
+  at::NoGradGuard no_grad;
+  const int64_t storage_numel = spec.storage_extent() + kTailMargin;
+  at::Tensor storage = at::empty({storage_numel}, CpuOptions(spec.dtype));
+  auto* bytes = static_cast<uint8_t*>(storage.data_ptr());
+  const std::vector<uint8_t> poison = PoisonElement(spec.dtype);
+  for (int64_t i = 0; i < storage_numel; ++i) {
+    std::memcpy(bytes + i * element_size, poison.data(), element_size);
+  }
+  const std::vector<int64_t> indices = ComputeStorageIndices(spec.layout);
+  // Overlapping layouts write some elements more than once and the last
+  // logical element wins: their logical values are those read back with
+  // ReadLogicalBytes, which is what a baseline for them must hold.
+  for (size_t n = 0; n < indices.size(); ++n) {
+    std::memcpy(bytes + indices[n] * element_size,
+                values.data() + n * element_size, element_size);
+  }
+  if (spec.device != Device::kCpu)
+    storage = storage.to(ToAtenDevice(spec.device));
+  at::Tensor view = storage.as_strided(spec.layout.sizes, spec.layout.strides,
+                                       spec.layout.storage_offset);
+  if (spec.requires_grad) {
+    view = view.detach().requires_grad_(true);
+  }
+  return MaterializedTensor{view, storage};
+}
+
+absl::StatusOr<MaterializedTensor> Materialize(const TensorSpec& spec) {
+  DPFUZZ_RETURN_IF_ERROR(ValidateTensorSpec(spec));
+  return Materialize(spec,
+                     GenerateValues(spec.values, spec.dtype, spec.numel()));
+}
+
+at::Tensor MakeContiguousTensor(DType dtype, const Dims& sizes,
+                                const std::vector<uint8_t>& values) {
+  at::Tensor tensor = at::empty(sizes, CpuOptions(dtype));
+  DPFUZZ_CHECK(values.size() == tensor.nbytes());
+  if (!values.empty())
+    std::memcpy(tensor.data_ptr(), values.data(), values.size());
+  return tensor;
+}
+
+std::vector<uint8_t> ReadStorageBytes(const at::Tensor& tensor) {
+  at::NoGradGuard no_grad;
+  const c10::Storage& storage = tensor.storage();
+  const int64_t element_size = tensor.element_size();
+  const int64_t numel = static_cast<int64_t>(storage.nbytes()) / element_size;
+  at::Tensor flat = at::empty({0}, tensor.options().requires_grad(false))
+                        .set_(storage, 0, {numel}, {1})
+                        .cpu();
+  const auto* data = static_cast<const uint8_t*>(flat.data_ptr());
+  return std::vector<uint8_t>(data, data + numel * element_size);
+}
+
+std::vector<uint8_t> ReadLogicalBytes(const at::Tensor& tensor) {
+  const std::vector<uint8_t> storage = ReadStorageBytes(tensor);
+  const int64_t element_size = tensor.element_size();
+  const std::vector<int64_t> indices = ComputeStorageIndices(LayoutOf(tensor));
+  std::vector<uint8_t> out(indices.size() * element_size);
+  for (size_t n = 0; n < indices.size(); ++n) {
+    std::memcpy(out.data() + n * element_size,
+                storage.data() + indices[n] * element_size, element_size);
+  }
+  return out;
+}
+
+absl::Status CheckStorageIntact(const TensorSpec& spec,
+                                const at::Tensor& storage) {
+  const std::vector<uint8_t> bytes = ReadStorageBytes(storage);
+  const int64_t element_size = ElementSize(spec.dtype);
+  const int64_t storage_numel =
+      static_cast<int64_t>(bytes.size()) / element_size;
+  std::vector<bool> addressed(storage_numel, false);
+  for (int64_t index : ComputeStorageIndices(spec.layout)) {
+    if (index < storage_numel) addressed[index] = true;
+  }
+  int64_t damaged = 0;
+  int64_t first = -1;
+  for (int64_t i = 0; i < storage_numel; ++i) {
+    if (addressed[i] || IsPoison(spec.dtype, bytes.data() + i * element_size)) {
+      continue;
+    }
+    if (damaged++ == 0) first = i;
+  }
+  if (damaged == 0) return absl::OkStatus();
+  const int64_t extent = spec.storage_extent();
+  const char* where = first < spec.layout.storage_offset ? "before the offset"
+                      : first >= extent ? "after the last element"
+                                        : "in a gap between elements";
+  return absl::DataLossError(absl::StrCat(
+      damaged, " storage element(s) outside the view ",
+      TensorSpecLayoutString(spec), " were overwritten; the first is storage[",
+      first, "], ", where));
+}
+
+}  // namespace dpfuzz

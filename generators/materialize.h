@@ -1,0 +1,66 @@
+// Materialization: building real tensors from TensorSpecs, and reading them
+// back without trusting ATen's strided copy kernels.
+//
+// Materialize allocates a flat storage of storage_extent() + kTailMargin
+// elements, fills all of it with poison (Note [Poisoned gaps]), writes the
+// logical values to exactly the elements the view addresses, moves the
+// storage to the spec's device as one dense block, and returns the view
+// (as_strided over that storage) beside the storage itself. Values are
+// placed and read by dpfuzz's own byte-level strided walk, so a bug in
+// ATen's copy_ can neither hide nor fake a finding.
+//
+//   absl::StatusOr<MaterializedTensor> m = Materialize(spec);
+//   m->tensor.sizes() == spec.layout.sizes;        // and strides, offset
+//   ReadLogicalBytes(m->tensor) == GenerateValues(spec.values, ...);
+//   CheckStorageIntact(spec, m->storage).ok();     // until a kernel writes
+
+#ifndef DPFUZZ_GENERATORS_MATERIALIZE_H_
+#define DPFUZZ_GENERATORS_MATERIALIZE_H_
+
+#include <ATen/ATen.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "generators/tensor_spec.h"
+
+namespace dpfuzz {
+
+// Poisoned elements after the last element a view can address.
+inline constexpr int64_t kTailMargin = 4;
+
+struct MaterializedTensor {
+  at::Tensor tensor;   // The view the spec describes; a leaf if requires_grad.
+  at::Tensor storage;  // 1-d, dense, over the whole storage incl. margins.
+};
+
+// `values` are the row-major logical bytes (numel * element size).
+absl::StatusOr<MaterializedTensor> Materialize(
+    const TensorSpec& spec, const std::vector<uint8_t>& values);
+
+// Materializes with the values of spec.values.
+absl::StatusOr<MaterializedTensor> Materialize(const TensorSpec& spec);
+
+// A dense row-major CPU tensor holding `values`: the contiguous baseline.
+at::Tensor MakeContiguousTensor(DType dtype, const Dims& sizes,
+                                const std::vector<uint8_t>& values);
+
+// The logical elements of any strided tensor, on any device, as row-major
+// bytes. Only the whole storage is copied by ATen (one dense block).
+std::vector<uint8_t> ReadLogicalBytes(const at::Tensor& tensor);
+
+// The whole storage under `tensor`, as bytes on the CPU.
+std::vector<uint8_t> ReadStorageBytes(const at::Tensor& tensor);
+
+// OK when every storage element that `spec` does not address (the margin
+// before the offset, gaps between strided elements, the tail margin) still
+// holds poison. The error names the first damaged element, where it lies
+// and how many are damaged.
+absl::Status CheckStorageIntact(const TensorSpec& spec,
+                                const at::Tensor& storage);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_GENERATORS_MATERIALIZE_H_

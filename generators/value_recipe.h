@@ -1,0 +1,85 @@
+// ValueRecipe: how the logical values of a tensor are drawn.
+//
+// A recipe is a seed, a distribution and a set of special values to sprinkle
+// in. It is part of a TensorSpec, so a case file pins the exact values
+// without storing them. Distributions are chosen so that most of them are
+// exactly representable in every dtype (Note [Exact values]), which is what
+// lets non-accumulating ops be compared bit for bit across layouts.
+//
+//   ValueRecipe{.seed = 7, .distribution = Distribution::kDyadic,
+//               .specials = kSpecialNaN | kSpecialNegZero}
+//   prints as "dyadic#7+nan,-0"
+//
+// Note [Exact values]
+// kZeros, kOnes, kSmallInt and kDyadic only produce values that every dtype
+// dpfuzz generates holds exactly (bf16 has 8 significant bits, so small
+// integers and eighths up to 4 fit), and that stay exact through a few
+// additions and multiplications. kWide is for ops whose bugs hide at the
+// extremes; it is not exact under accumulation.
+
+#ifndef DPFUZZ_GENERATORS_VALUE_RECIPE_H_
+#define DPFUZZ_GENERATORS_VALUE_RECIPE_H_
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace dpfuzz {
+
+enum class Distribution : uint8_t {
+  kZeros,     // Every element 0.
+  kOnes,      // Every element 1 (true for bool).
+  kSmallInt,  // Integers in [-8, 8] ([0, 8] unsigned, {0, 1} bool).
+  kDyadic,    // Multiples of 1/8 in [-4, 4]; integral dtypes: as kSmallInt.
+  kWide,      // Across the dtype's range: extremes, large and tiny values.
+};
+
+// Special values, a bit set. Each applies only where the dtype has it: the
+// floating ones to floating and complex dtypes, the integer ones to integral.
+enum Special : uint32_t {
+  kSpecialNaN = 1u << 0,       // quiet NaN
+  kSpecialPosInf = 1u << 1,    // +Inf
+  kSpecialNegInf = 1u << 2,    // -Inf
+  kSpecialNegZero = 1u << 3,   // -0.0
+  kSpecialDenormal = 1u << 4,  // the smallest positive subnormal
+  kSpecialIntMin = 1u << 5,    // the integer type's minimum
+  kSpecialIntMax = 1u << 6,    // the integer type's maximum
+};
+inline constexpr uint32_t kAllSpecials = (1u << 7) - 1;
+
+struct ValueRecipe {
+  uint64_t seed = 0;
+  Distribution distribution = Distribution::kSmallInt;
+  uint32_t specials = 0;  // Bit set of Special.
+
+  friend bool operator==(const ValueRecipe& a, const ValueRecipe& b) {
+    return a.seed == b.seed && a.distribution == b.distribution &&
+           a.specials == b.specials;
+  }
+  friend bool operator!=(const ValueRecipe& a, const ValueRecipe& b) {
+    return !(a == b);
+  }
+  template <typename H>
+  friend H AbslHashValue(H h, const ValueRecipe& r) {
+    return H::combine(std::move(h), r.seed, r.distribution, r.specials);
+  }
+};
+
+// "zeros", "ones", "small_int", "dyadic", "wide".
+absl::string_view DistributionName(Distribution distribution);
+absl::StatusOr<Distribution> ParseDistribution(absl::string_view name);
+
+// "nan", "inf", "-inf", "-0", "denormal", "int_min", "int_max".
+absl::string_view SpecialName(Special special);
+absl::StatusOr<Special> ParseSpecial(absl::string_view name);
+
+// "dyadic#7+nan,-0"; "small_int#3" without specials.
+std::string ValueRecipeToString(const ValueRecipe& recipe);
+std::ostream& operator<<(std::ostream& os, const ValueRecipe& recipe);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_GENERATORS_VALUE_RECIPE_H_

@@ -1,0 +1,199 @@
+#include "generators/values.h"
+
+#include <c10/util/BFloat16.h>
+#include <c10/util/Half.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "generators/poison.h"
+#include "generators/rng.h"
+
+namespace dpfuzz {
+namespace {
+
+constexpr uint32_t kFloatingSpecials = kSpecialNaN | kSpecialPosInf |
+                                       kSpecialNegInf | kSpecialNegZero |
+                                       kSpecialDenormal;
+constexpr uint32_t kIntegerSpecials = kSpecialIntMin | kSpecialIntMax;
+
+// One special value drawn from `specials` (non-empty, applicable).
+Special PickSpecial(uint32_t specials, Rng& rng) {
+  std::vector<Special> choices;
+  for (uint32_t bit = 1; bit <= kAllSpecials; bit <<= 1) {
+    if (specials & bit) choices.push_back(static_cast<Special>(bit));
+  }
+  return rng.Pick(choices);
+}
+
+// Range of an integral dtype as int64 (u8: [0, 255]).
+void IntegerRange(DType dtype, int64_t& lo, int64_t& hi) {
+  switch (dtype) {
+    case DType::kUInt8:
+      lo = 0, hi = 255;
+      return;
+    case DType::kInt8:
+      lo = INT8_MIN, hi = INT8_MAX;
+      return;
+    case DType::kInt16:
+      lo = INT16_MIN, hi = INT16_MAX;
+      return;
+    case DType::kInt32:
+      lo = INT32_MIN, hi = INT32_MAX;
+      return;
+    default:
+      lo = INT64_MIN, hi = INT64_MAX;
+      return;
+  }
+}
+
+// Largest binary exponent worth drawing for kWide floats of `dtype`.
+int MaxExponent(DType component) {
+  switch (component) {
+    case DType::kFloat16:
+      return 15;
+    case DType::kFloat64:
+      return 1023;
+    default:
+      return 127;
+  }
+}
+
+double DrawReal(Distribution distribution, DType component, Rng& rng) {
+  switch (distribution) {
+    case Distribution::kZeros:
+      return 0.0;
+    case Distribution::kOnes:
+      return 1.0;
+    case Distribution::kSmallInt:
+      return static_cast<double>(rng.Uniform(-8, 8));
+    case Distribution::kDyadic:
+      return static_cast<double>(rng.Uniform(-32, 32)) / 8.0;
+    case Distribution::kWide: {
+      const int max_exp = MaxExponent(component);
+      const double mantissa = 1.0 + rng.UniformDouble();
+      const int exponent =
+          static_cast<int>(rng.Uniform(-max_exp + 1, max_exp - 1));
+      return (rng.OneIn(2) ? -1.0 : 1.0) * std::ldexp(mantissa, exponent);
+    }
+  }
+  return 0.0;
+}
+
+double SpecialReal(Special special, DType component) {
+  switch (special) {
+    case kSpecialNaN:
+      return std::numeric_limits<double>::quiet_NaN();
+    case kSpecialPosInf:
+      return std::numeric_limits<double>::infinity();
+    case kSpecialNegInf:
+      return -std::numeric_limits<double>::infinity();
+    case kSpecialNegZero:
+      return -0.0;
+    default:  // kSpecialDenormal: the smallest subnormal of the component.
+      switch (component) {
+        case DType::kFloat16:
+          return std::ldexp(1.0, -24);
+        case DType::kBFloat16:
+          return std::ldexp(1.0, -133);
+        case DType::kFloat32:
+          return std::numeric_limits<float>::denorm_min();
+        default:
+          return std::numeric_limits<double>::denorm_min();
+      }
+  }
+}
+
+// Appends `value` (exactly representable or rounded to nearest) as one
+// element of the real floating dtype `component`.
+void AppendReal(double value, DType component, std::vector<uint8_t>& out) {
+  auto append = [&out](const auto& v) {
+    const auto* p = reinterpret_cast<const uint8_t*>(&v);
+    out.insert(out.end(), p, p + sizeof(v));
+  };
+  switch (component) {
+    case DType::kFloat16:
+      append(c10::Half(static_cast<float>(value)));
+      return;
+    case DType::kBFloat16:
+      append(c10::BFloat16(static_cast<float>(value)));
+      return;
+    case DType::kFloat32:
+      append(static_cast<float>(value));
+      return;
+    default:
+      append(value);
+      return;
+  }
+}
+
+void AppendInteger(int64_t value, DType dtype, std::vector<uint8_t>& out) {
+  uint8_t bytes[8];
+  std::memcpy(bytes, &value, 8);  // Little-endian: the low bytes come first.
+  out.insert(out.end(), bytes, bytes + ElementSize(dtype));
+}
+
+int64_t DrawInteger(const ValueRecipe& recipe, uint32_t specials, DType dtype,
+                    Rng& rng) {
+  int64_t lo = 0;
+  int64_t hi = 1;
+  if (dtype != DType::kBool) IntegerRange(dtype, lo, hi);
+  if (specials != 0 && rng.OneIn(8)) {
+    return PickSpecial(specials, rng) == kSpecialIntMin ? lo : hi;
+  }
+  switch (recipe.distribution) {
+    case Distribution::kZeros:
+      return 0;
+    case Distribution::kOnes:
+      return 1;
+    case Distribution::kSmallInt:
+    case Distribution::kDyadic:
+      return dtype == DType::kBool ? rng.Uniform(0, 1)
+                                   : rng.Uniform(std::max<int64_t>(lo, -8), 8);
+    case Distribution::kWide:
+      if (rng.OneIn(4)) return rng.OneIn(2) ? lo : hi;
+      return rng.Uniform(lo, hi);
+  }
+  return 0;
+}
+
+}  // namespace
+
+uint32_t ApplicableSpecials(uint32_t specials, DType dtype) {
+  if (IsFloating(dtype) || IsComplex(dtype))
+    return specials & kFloatingSpecials;
+  if (IsIntegral(dtype)) return specials & kIntegerSpecials;
+  return 0;
+}
+
+std::vector<uint8_t> GenerateValues(const ValueRecipe& recipe, DType dtype,
+                                    int64_t numel) {
+  Rng rng(recipe.seed);
+  const uint32_t specials = ApplicableSpecials(recipe.specials, dtype);
+  const int64_t element_size = ElementSize(dtype);
+  std::vector<uint8_t> out;
+  out.reserve(numel * element_size);
+  const DType component = ComponentType(dtype);
+  const int components = IsComplex(dtype) ? 2 : 1;
+  for (int64_t i = 0; i < numel; ++i) {
+    const size_t start = out.size();
+    do {  // Redraw the rare value that equals the poison pattern.
+      out.resize(start);
+      if (IsFloating(dtype) || IsComplex(dtype)) {
+        for (int c = 0; c < components; ++c) {
+          const double v =
+              (specials != 0 && rng.OneIn(8))
+                  ? SpecialReal(PickSpecial(specials, rng), component)
+                  : DrawReal(recipe.distribution, component, rng);
+          AppendReal(v, component, out);
+        }
+      } else {
+        AppendInteger(DrawInteger(recipe, specials, dtype, rng), dtype, out);
+      }
+    } while (IsPoison(dtype, out.data() + start));
+  }
+  return out;
+}
+
+}  // namespace dpfuzz

@@ -1,0 +1,104 @@
+#include "generators/values.h"
+
+#include <ATen/ATen.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "generators/materialize.h"
+#include "generators/poison.h"
+
+namespace dpfuzz {
+namespace {
+
+class ValuesTest : public ::testing::TestWithParam<DType> {};
+
+TEST_P(ValuesTest, DeterministicAndNeverPoison) {
+  const DType dtype = GetParam();
+  for (Distribution d :
+       {Distribution::kZeros, Distribution::kOnes, Distribution::kSmallInt,
+        Distribution::kDyadic, Distribution::kWide}) {
+    const ValueRecipe recipe{77, d, kAllSpecials};
+    const std::vector<uint8_t> a = GenerateValues(recipe, dtype, 4096);
+    ASSERT_EQ(a, GenerateValues(recipe, dtype, 4096));
+    ASSERT_EQ(a.size(), 4096u * ElementSize(dtype));
+    for (int64_t i = 0; i < 4096; ++i) {
+      ASSERT_FALSE(IsPoison(dtype, a.data() + i * ElementSize(dtype)));
+    }
+    const bool constant = d == Distribution::kZeros || d == Distribution::kOnes;
+    if (!constant || ApplicableSpecials(kAllSpecials, dtype) != 0) {
+      EXPECT_NE(a, GenerateValues({78, d, kAllSpecials}, dtype, 4096))
+          << DistributionName(d);
+    }
+  }
+}
+
+// Note [Exact values]: the exact distributions survive a round trip through
+// double, so every dtype holds them exactly.
+TEST_P(ValuesTest, ExactDistributionsAreExactlyRepresentable) {
+  const DType dtype = GetParam();
+  for (Distribution d : {Distribution::kSmallInt, Distribution::kDyadic}) {
+    const std::vector<uint8_t> bytes = GenerateValues({5, d, 0}, dtype, 2048);
+    at::Tensor t = MakeContiguousTensor(dtype, {2048}, bytes);
+    at::Tensor wide = t.to(IsComplex(dtype) ? at::kComplexDouble : at::kDouble);
+    at::Tensor back = wide.to(t.scalar_type());
+    ASSERT_EQ(0, std::memcmp(back.data_ptr(), bytes.data(), bytes.size()));
+    if (dtype != DType::kBool && d == Distribution::kSmallInt) {
+      EXPECT_GT(at::abs(wide).max().item<double>(), 4);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllDTypes, ValuesTest,
+                         ::testing::ValuesIn(AllDTypes()),
+                         [](const ::testing::TestParamInfo<DType>& info) {
+                           return std::string(DTypeName(info.param));
+                         });
+
+TEST(ValuesSpecialsTest, FloatingSpecialsAppear) {
+  const std::vector<uint8_t> bytes = GenerateValues(
+      {9, Distribution::kDyadic,
+       kSpecialNaN | kSpecialNegInf | kSpecialNegZero | kSpecialDenormal},
+      DType::kFloat32, 2000);
+  std::vector<float> v(2000);
+  std::memcpy(v.data(), bytes.data(), bytes.size());
+  int nan = 0, neg_inf = 0, neg_zero = 0, denormal = 0;
+  for (float x : v) {
+    nan += std::isnan(x);
+    neg_inf += std::isinf(x) && x < 0;
+    neg_zero += x == 0 && std::signbit(x);
+    denormal += std::fpclassify(x) == FP_SUBNORMAL;
+  }
+  EXPECT_GT(nan, 10);
+  EXPECT_GT(neg_inf, 10);
+  EXPECT_GT(neg_zero, 10);
+  EXPECT_GT(denormal, 10);
+}
+
+TEST(ValuesSpecialsTest, IntegerExtremesAppearAndFloatSpecialsDoNot) {
+  EXPECT_EQ(ApplicableSpecials(kAllSpecials, DType::kInt8),
+            kSpecialIntMin | kSpecialIntMax);
+  EXPECT_EQ(ApplicableSpecials(kAllSpecials, DType::kBool), 0u);
+  const std::vector<uint8_t> bytes = GenerateValues(
+      {9, Distribution::kSmallInt, kAllSpecials}, DType::kInt8, 2000);
+  int min = 0, max = 0;
+  for (uint8_t b : bytes) {
+    min += static_cast<int8_t>(b) == INT8_MIN;
+    max += static_cast<int8_t>(b) == INT8_MAX;
+  }
+  EXPECT_GT(min, 10);
+  EXPECT_GT(max, 10);
+}
+
+TEST(ValueRecipeTest, PrintsAndParsesNames) {
+  EXPECT_EQ(ValueRecipeToString(
+                {7, Distribution::kDyadic, kSpecialNaN | kSpecialNegZero}),
+            "dyadic#7+nan,-0");
+  EXPECT_EQ(*ParseDistribution("wide"), Distribution::kWide);
+  EXPECT_EQ(*ParseSpecial("int_max"), kSpecialIntMax);
+  EXPECT_FALSE(ParseSpecial("NaN").ok());
+}
+
+}  // namespace
+}  // namespace dpfuzz
