@@ -35,6 +35,11 @@ Json SpecToJson(const TensorSpec& spec) {
       specials.push_back(std::string(SpecialName(static_cast<Special>(bit))));
     }
   }
+  Json values{
+      {"seed", spec.values.seed},
+      {"distribution", std::string(DistributionName(spec.values.distribution))},
+      {"specials", specials}};
+  if (spec.values.high != 0) values["high"] = spec.values.high;
   return Json{
       {"dtype", std::string(DTypeName(spec.dtype))},
       {"device", std::string(DeviceName(spec.device))},
@@ -42,11 +47,7 @@ Json SpecToJson(const TensorSpec& spec) {
       {"strides", spec.layout.strides},
       {"storage_offset", spec.layout.storage_offset},
       {"requires_grad", spec.requires_grad},
-      {"values",
-       {{"seed", spec.values.seed},
-        {"distribution",
-         std::string(DistributionName(spec.values.distribution))},
-        {"specials", specials}}},
+      {"values", values},
   };
 }
 
@@ -222,7 +223,7 @@ class Reader {
 absl::StatusOr<ValueRecipe> RecipeFromJson(const Reader& r, const Json& j,
                                            const std::string& path) {
   DPFUZZ_RETURN_IF_ERROR(
-      r.CheckObject(j, path, {"seed", "distribution"}, {"specials"}));
+      r.CheckObject(j, path, {"seed", "distribution"}, {"specials", "high"}));
   ValueRecipe recipe;
   DPFUZZ_ASSIGN_OR_RETURN(recipe.seed,
                           r.Uint(j["seed"], Reader::Join(path, "seed")));
@@ -230,6 +231,12 @@ absl::StatusOr<ValueRecipe> RecipeFromJson(const Reader& r, const Json& j,
       recipe.distribution,
       r.Named(j["distribution"], Reader::Join(path, "distribution"),
               &ParseDistribution));
+  if (j.contains("high")) {
+    DPFUZZ_ASSIGN_OR_RETURN(recipe.high,
+                            r.Int(j["high"], Reader::Join(path, "high")));
+    if (recipe.high < 0)
+      return r.Error(Reader::Join(path, "high"), "must be >= 0");
+  }
   if (j.contains("specials")) {
     const std::string specials_path = Reader::Join(path, "specials");
     if (!j["specials"].is_array()) {

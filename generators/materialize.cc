@@ -60,8 +60,8 @@ absl::StatusOr<MaterializedTensor> Materialize(
 
 absl::StatusOr<MaterializedTensor> Materialize(const TensorSpec& spec) {
   DPFUZZ_RETURN_IF_ERROR(ValidateTensorSpec(spec));
-  return Materialize(spec,
-                     GenerateValues(spec.values, spec.dtype, spec.numel()));
+  return Materialize(
+      spec, GenerateValues(spec.values, spec.dtype, spec.layout.sizes));
 }
 
 at::Tensor MakeContiguousTensor(DType dtype, const Dims& sizes,

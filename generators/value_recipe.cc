@@ -11,13 +11,15 @@
 namespace dpfuzz {
 namespace {
 
-constexpr std::array<std::pair<Distribution, absl::string_view>, 5>
+constexpr std::array<std::pair<Distribution, absl::string_view>, 7>
     kDistributions = {{
         {Distribution::kZeros, "zeros"},
         {Distribution::kOnes, "ones"},
         {Distribution::kSmallInt, "small_int"},
         {Distribution::kDyadic, "dyadic"},
         {Distribution::kWide, "wide"},
+        {Distribution::kIndices, "indices"},
+        {Distribution::kUniqueIndices, "unique_indices"},
     }};
 
 constexpr std::array<std::pair<Special, absl::string_view>, 7> kSpecials = {{
@@ -70,8 +72,12 @@ absl::StatusOr<Special> ParseSpecial(absl::string_view name) {
 }
 
 std::string ValueRecipeToString(const ValueRecipe& recipe) {
-  std::string out =
-      absl::StrCat(DistributionName(recipe.distribution), "#", recipe.seed);
+  std::string out = absl::StrCat(DistributionName(recipe.distribution));
+  if (recipe.distribution == Distribution::kIndices ||
+      recipe.distribution == Distribution::kUniqueIndices) {
+    absl::StrAppend(&out, "<", recipe.high);
+  }
+  absl::StrAppend(&out, "#", recipe.seed);
   std::vector<absl::string_view> names;
   for (const auto& [value, name] : kSpecials) {
     if (recipe.specials & value) names.push_back(name);

@@ -35,6 +35,10 @@ enum class Distribution : uint8_t {
   kSmallInt,  // Integers in [-8, 8] ([0, 8] unsigned, {0, 1} bool).
   kDyadic,    // Multiples of 1/8 in [-4, 4]; integral dtypes: as kSmallInt.
   kWide,      // Across the dtype's range: extremes, large and tiny values.
+  kIndices,   // Integers in [0, high): valid indices into a dim of size high.
+  kUniqueIndices,  // As kIndices, distinct within each run of the last dim
+                   // (scatter targets without duplicates); needs
+                   // size(-1) <= high.
 };
 
 // Special values, a bit set. Each applies only where the dtype has it: the
@@ -54,21 +58,22 @@ struct ValueRecipe {
   uint64_t seed = 0;
   Distribution distribution = Distribution::kSmallInt;
   uint32_t specials = 0;  // Bit set of Special.
+  int64_t high = 0;       // Exclusive bound of kIndices, kUniqueIndices.
 
   friend bool operator==(const ValueRecipe& a, const ValueRecipe& b) {
     return a.seed == b.seed && a.distribution == b.distribution &&
-           a.specials == b.specials;
+           a.specials == b.specials && a.high == b.high;
   }
   friend bool operator!=(const ValueRecipe& a, const ValueRecipe& b) {
     return !(a == b);
   }
   template <typename H>
   friend H AbslHashValue(H h, const ValueRecipe& r) {
-    return H::combine(std::move(h), r.seed, r.distribution, r.specials);
+    return H::combine(std::move(h), r.seed, r.distribution, r.specials, r.high);
   }
 };
 
-// "zeros", "ones", "small_int", "dyadic", "wide".
+// "zeros", "ones", "small_int", "dyadic", "wide", "indices", "unique_indices".
 absl::string_view DistributionName(Distribution distribution);
 absl::StatusOr<Distribution> ParseDistribution(absl::string_view name);
 
@@ -76,7 +81,7 @@ absl::StatusOr<Distribution> ParseDistribution(absl::string_view name);
 absl::string_view SpecialName(Special special);
 absl::StatusOr<Special> ParseSpecial(absl::string_view name);
 
-// "dyadic#7+nan,-0"; "small_int#3" without specials.
+// "dyadic#7+nan,-0"; "small_int#3" without specials; "indices<5#3".
 std::string ValueRecipeToString(const ValueRecipe& recipe);
 std::ostream& operator<<(std::ostream& os, const ValueRecipe& recipe);
 

@@ -6,7 +6,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <numeric>
 
+#include "generators/geometry.h"
 #include "generators/poison.h"
 #include "generators/rng.h"
 
@@ -70,6 +72,9 @@ double DrawReal(Distribution distribution, DType component, Rng& rng) {
       return static_cast<double>(rng.Uniform(-8, 8));
     case Distribution::kDyadic:
       return static_cast<double>(rng.Uniform(-32, 32)) / 8.0;
+    case Distribution::kIndices:
+    case Distribution::kUniqueIndices:
+      break;  // Drawn by GenerateIndices.
     case Distribution::kWide: {
       const int max_exp = MaxExponent(component);
       const double mantissa = 1.0 + rng.UniformDouble();
@@ -154,8 +159,43 @@ int64_t DrawInteger(const ValueRecipe& recipe, uint32_t specials, DType dtype,
     case Distribution::kWide:
       if (rng.OneIn(4)) return rng.OneIn(2) ? lo : hi;
       return rng.Uniform(lo, hi);
+    default:  // Index distributions are drawn by GenerateIndices.
+      return 0;
   }
   return 0;
+}
+
+// kIndices and kUniqueIndices: integers in [0, high), no specials.
+std::vector<uint8_t> GenerateIndices(const ValueRecipe& recipe, DType dtype,
+                                     const Dims& sizes) {
+  Rng rng(recipe.seed);
+  const int64_t numel = ComputeNumel(sizes);
+  const int64_t run = sizes.empty() ? 1 : std::max<int64_t>(sizes.back(), 1);
+  const int64_t high = std::max<int64_t>(recipe.high, 1);
+  std::vector<int64_t> pool(high);
+  std::vector<uint8_t> out;
+  out.reserve(numel * ElementSize(dtype));
+  for (int64_t i = 0; i < numel; ++i) {
+    int64_t value;
+    if (recipe.distribution == Distribution::kUniqueIndices) {
+      // A partial Fisher-Yates shuffle per run of the last dim.
+      const int64_t k = (i % run) % high;
+      if (k == 0) std::iota(pool.begin(), pool.end(), 0);
+      std::swap(pool[k], pool[rng.Uniform(k, high - 1)]);
+      value = pool[k];
+    } else {
+      value = rng.Uniform(0, high - 1);
+    }
+    if (IsFloating(dtype) || IsComplex(dtype)) {
+      for (int c = 0; c < (IsComplex(dtype) ? 2 : 1); ++c) {
+        AppendReal(c == 0 ? static_cast<double>(value) : 0.0,
+                   ComponentType(dtype), out);
+      }
+    } else {
+      AppendInteger(value, dtype, out);
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -168,7 +208,12 @@ uint32_t ApplicableSpecials(uint32_t specials, DType dtype) {
 }
 
 std::vector<uint8_t> GenerateValues(const ValueRecipe& recipe, DType dtype,
-                                    int64_t numel) {
+                                    const Dims& sizes) {
+  if (recipe.distribution == Distribution::kIndices ||
+      recipe.distribution == Distribution::kUniqueIndices) {
+    return GenerateIndices(recipe, dtype, sizes);
+  }
+  const int64_t numel = ComputeNumel(sizes);
   Rng rng(recipe.seed);
   const uint32_t specials = ApplicableSpecials(recipe.specials, dtype);
   const int64_t element_size = ElementSize(dtype);

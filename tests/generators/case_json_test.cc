@@ -41,6 +41,10 @@ Case RandomCase(Rng& rng) {
       s.requires_grad =
           (IsFloating(s.dtype) || IsComplex(s.dtype)) && rng.OneIn(2);
       s.device = rng.OneIn(4) ? Device::kCuda : Device::kCpu;
+      if (rng.OneIn(3)) {
+        s.values.distribution = Distribution::kUniqueIndices;
+        s.values.high = rng.Uniform(1, 9);
+      }
       return s;
     };
     switch (rng.Uniform(0, 7)) {

@@ -38,7 +38,7 @@ TEST_P(MaterializeTest, PreservesValuesAndPoisonsGaps) {
     EXPECT_EQ(m->tensor.scalar_type(), ToScalarType(dtype));
     ASSERT_EQ(LayoutOf(m->tensor), spec.layout);
     const std::vector<uint8_t> values =
-        GenerateValues(spec.values, dtype, spec.numel());
+        GenerateValues(spec.values, dtype, spec.layout.sizes);
     ASSERT_EQ(ReadLogicalBytes(m->tensor), values);
     EXPECT_TRUE(CheckStorageIntact(spec, m->storage).ok());
     // Independent of dpfuzz's byte walk: ATen's own contiguous() of the

@@ -1,8 +1,10 @@
 #include "generators/values.h"
 
 #include <ATen/ATen.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -20,15 +22,15 @@ TEST_P(ValuesTest, DeterministicAndNeverPoison) {
        {Distribution::kZeros, Distribution::kOnes, Distribution::kSmallInt,
         Distribution::kDyadic, Distribution::kWide}) {
     const ValueRecipe recipe{77, d, kAllSpecials};
-    const std::vector<uint8_t> a = GenerateValues(recipe, dtype, 4096);
-    ASSERT_EQ(a, GenerateValues(recipe, dtype, 4096));
+    const std::vector<uint8_t> a = GenerateValues(recipe, dtype, {4096});
+    ASSERT_EQ(a, GenerateValues(recipe, dtype, {4096}));
     ASSERT_EQ(a.size(), 4096u * ElementSize(dtype));
     for (int64_t i = 0; i < 4096; ++i) {
       ASSERT_FALSE(IsPoison(dtype, a.data() + i * ElementSize(dtype)));
     }
     const bool constant = d == Distribution::kZeros || d == Distribution::kOnes;
     if (!constant || ApplicableSpecials(kAllSpecials, dtype) != 0) {
-      EXPECT_NE(a, GenerateValues({78, d, kAllSpecials}, dtype, 4096))
+      EXPECT_NE(a, GenerateValues({78, d, kAllSpecials}, dtype, {4096}))
           << DistributionName(d);
     }
   }
@@ -39,7 +41,7 @@ TEST_P(ValuesTest, DeterministicAndNeverPoison) {
 TEST_P(ValuesTest, ExactDistributionsAreExactlyRepresentable) {
   const DType dtype = GetParam();
   for (Distribution d : {Distribution::kSmallInt, Distribution::kDyadic}) {
-    const std::vector<uint8_t> bytes = GenerateValues({5, d, 0}, dtype, 2048);
+    const std::vector<uint8_t> bytes = GenerateValues({5, d, 0}, dtype, {2048});
     at::Tensor t = MakeContiguousTensor(dtype, {2048}, bytes);
     at::Tensor wide = t.to(IsComplex(dtype) ? at::kComplexDouble : at::kDouble);
     at::Tensor back = wide.to(t.scalar_type());
@@ -60,7 +62,7 @@ TEST(ValuesSpecialsTest, FloatingSpecialsAppear) {
   const std::vector<uint8_t> bytes = GenerateValues(
       {9, Distribution::kDyadic,
        kSpecialNaN | kSpecialNegInf | kSpecialNegZero | kSpecialDenormal},
-      DType::kFloat32, 2000);
+      DType::kFloat32, {2000});
   std::vector<float> v(2000);
   std::memcpy(v.data(), bytes.data(), bytes.size());
   int nan = 0, neg_inf = 0, neg_zero = 0, denormal = 0;
@@ -81,7 +83,7 @@ TEST(ValuesSpecialsTest, IntegerExtremesAppearAndFloatSpecialsDoNot) {
             kSpecialIntMin | kSpecialIntMax);
   EXPECT_EQ(ApplicableSpecials(kAllSpecials, DType::kBool), 0u);
   const std::vector<uint8_t> bytes = GenerateValues(
-      {9, Distribution::kSmallInt, kAllSpecials}, DType::kInt8, 2000);
+      {9, Distribution::kSmallInt, kAllSpecials}, DType::kInt8, {2000});
   int min = 0, max = 0;
   for (uint8_t b : bytes) {
     min += static_cast<int8_t>(b) == INT8_MIN;
@@ -91,7 +93,28 @@ TEST(ValuesSpecialsTest, IntegerExtremesAppearAndFloatSpecialsDoNot) {
   EXPECT_GT(max, 10);
 }
 
+TEST(ValuesIndicesTest, IndicesStayInRangeAndUniqueOnesDoNotRepeat) {
+  const std::vector<uint8_t> any = GenerateValues(
+      {3, Distribution::kIndices, kAllSpecials, 5}, DType::kInt64, {40});
+  std::vector<int64_t> v(40);
+  std::memcpy(v.data(), any.data(), any.size());
+  EXPECT_THAT(
+      v, ::testing::Each(::testing::AllOf(::testing::Ge(0), ::testing::Lt(5))));
+  EXPECT_THAT(v, ::testing::Contains(4));
+  const std::vector<uint8_t> unique = GenerateValues(
+      {3, Distribution::kUniqueIndices, 0, 6}, DType::kInt64, {7, 6});
+  std::vector<int64_t> u(42);
+  std::memcpy(u.data(), unique.data(), unique.size());
+  for (int row = 0; row < 7; ++row) {
+    std::vector<int64_t> run(u.begin() + row * 6, u.begin() + row * 6 + 6);
+    std::sort(run.begin(), run.end());
+    EXPECT_THAT(run, ::testing::ElementsAre(0, 1, 2, 3, 4, 5)) << row;
+  }
+}
+
 TEST(ValueRecipeTest, PrintsAndParsesNames) {
+  EXPECT_EQ(ValueRecipeToString({7, Distribution::kUniqueIndices, 0, 5}),
+            "unique_indices<5#7");
   EXPECT_EQ(ValueRecipeToString(
                 {7, Distribution::kDyadic, kSpecialNaN | kSpecialNegZero}),
             "dyadic#7+nan,-0");
