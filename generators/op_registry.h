@@ -1,0 +1,35 @@
+// The registry of curated op specs.
+//
+// CuratedOps() lists every OpSpec of generators/ops_<family>.cc, in a fixed
+// order (campaigns over several ops are reproducible from a seed).
+// FindCuratedOp accepts "masked_select", "aten::masked_select" and
+// "aten::add.Tensor" alike.
+
+#ifndef DPFUZZ_GENERATORS_OP_REGISTRY_H_
+#define DPFUZZ_GENERATORS_OP_REGISTRY_H_
+
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "generators/op_spec.h"
+
+namespace dpfuzz {
+
+const std::vector<OpSpec>& CuratedOps();
+
+// nullptr when no curated spec has that name.
+const OpSpec* FindCuratedOp(absl::string_view name);
+
+// One per family file; CuratedOps() calls each once.
+void AddPointwiseOps(std::vector<OpSpec>& ops);
+void AddReductionOps(std::vector<OpSpec>& ops);
+void AddIndexingOps(std::vector<OpSpec>& ops);
+void AddSortingOps(std::vector<OpSpec>& ops);
+void AddShapeOps(std::vector<OpSpec>& ops);
+void AddLinalgOps(std::vector<OpSpec>& ops);
+void AddNnOps(std::vector<OpSpec>& ops);
+void AddCopyOps(std::vector<OpSpec>& ops);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_GENERATORS_OP_REGISTRY_H_

@@ -1,0 +1,70 @@
+// OpSpec: what dpfuzz knows about one curated ATen operator.
+//
+// A curated spec names the operator's schemas (functional, out=, in-place),
+// says how to draw valid arguments for one case, which dtypes it accepts,
+// whether it is differentiable, and how its results are compared. The
+// arguments it draws are logical: contiguous TensorSpecs whose sizes and
+// values fit together, plus non-tensor values, all named as in the
+// functional schema. The engine (oracles/) varies their layouts, adds out=
+// tensors and grad_outputs, and calls the schemas through the dispatcher.
+//
+//   OpSpec{.op = "aten::masked_select", .overload = "",
+//          .out_overload = "out", .family = "indexing",
+//          .comparison = Comparison::kExact, .dtypes = AllDTypes(),
+//          .make_args = [](Rng& rng, DType dtype) { ... }}
+//
+// Specs live in generators/ops_<family>.cc; generators/op_registry.h lists
+// them.
+
+#ifndef DPFUZZ_GENERATORS_OP_SPEC_H_
+#define DPFUZZ_GENERATORS_OP_SPEC_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "generators/case.h"
+#include "generators/dtype.h"
+#include "generators/rng.h"
+
+namespace dpfuzz {
+
+enum class Comparison : uint8_t {
+  kExact,      // No accumulation: results must agree exactly (all NaNs
+               // equal, -0.0 == 0.0).
+  kTolerance,  // Accumulates: torch.testing.assert_close tolerances, with
+               // slack from a float64 reference (oracles/compare.h).
+};
+
+// What PyTorch leaves undefined for an op, so it is never reported
+// (oracles/ applies these; see Note [Rule table] in oracles/rules.h).
+enum OpRule : uint32_t {
+  // Integer index outputs may differ where values tie: they are compared by
+  // the values of `self` they select along the case's `dim`.
+  kRuleTiedIndices = 1u << 0,
+  // A TensorIterator op: for inputs that are all non-overlapping and dense
+  // with the same strides, the output takes those strides.
+  kRulePropagatesStrides = 1u << 1,
+  // Results may legitimately differ between runs (a random op or a
+  // nondeterministic kernel): only shapes, dtypes and errors are compared.
+  kRuleNondeterministic = 1u << 2,
+};
+
+struct OpSpec {
+  std::string op;               // "aten::add"
+  std::string overload;         // Functional overload: "Tensor"; "" none.
+  std::string out_overload;     // "out" for aten::add.out; "" when none.
+  bool has_inplace = false;     // aten::add_ with the functional overload.
+  std::string family;           // "pointwise", "reduction", ...
+  bool differentiable = false;  // Backward is checked for float dtypes.
+  Comparison comparison = Comparison::kExact;
+  uint32_t rules = 0;         // Bit set of OpRule.
+  std::vector<DType> dtypes;  // Dtypes make_args accepts.
+  // Logical arguments of one case for `dtype`, named as in the schema.
+  std::function<std::vector<Argument>(Rng& rng, DType dtype)> make_args;
+};
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_GENERATORS_OP_SPEC_H_

@@ -1,0 +1,65 @@
+// Invoke: calling one ATen schema through the dispatcher, with arguments
+// taken by name from a Case.
+//
+// This is the one place where dpfuzz calls an operator, and so the one
+// place where LibTorch's exceptions are caught and classified (STYLE.md,
+// Errors): a TORCH_CHECK rejection is data (kRejected), an "INTERNAL ASSERT
+// FAILED" is a finding (kInternalAssert). Calls go through the boxed
+// dispatcher, so autograd, out= and in-place schemas, and operators loaded
+// from other libraries are all called the same way.
+//
+//   absl::StatusOr<c10::OperatorHandle> op = FindOperator("aten::add",
+//   "Tensor"); NamedTensors tensors = {{"self", a}, {"other", b}};
+//   absl::StatusOr<CallResult> r = Invoke(*op, c, tensors);
+
+#ifndef DPFUZZ_ORACLES_INVOKE_H_
+#define DPFUZZ_ORACLES_INVOKE_H_
+
+#include <ATen/ATen.h>
+#include <ATen/core/dispatch/Dispatcher.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "generators/case.h"
+
+namespace dpfuzz {
+
+enum class CallOutcome : uint8_t {
+  kOk,              // Returned normally.
+  kRejected,        // Threw an ordinary error (TORCH_CHECK and friends).
+  kInternalAssert,  // Threw "INTERNAL ASSERT FAILED": always a bug.
+};
+
+struct CallResult {
+  CallOutcome outcome = CallOutcome::kOk;
+  std::string error;                // The message, without backtrace.
+  std::vector<at::Tensor> outputs;  // Returned tensors, lists flattened;
+                                    // returned numbers as 0-dim tensors.
+};
+
+// Tensors for a call, by schema argument name; a Tensor[] argument holds
+// several.
+using NamedTensors = std::map<std::string, std::vector<at::Tensor>>;
+
+// The operator `name`.`overload` ("" for the default overload), or an error
+// saying that it is not registered.
+absl::StatusOr<c10::OperatorHandle> FindOperator(const std::string& name,
+                                                 const std::string& overload);
+
+// Calls `op`, taking each schema argument from `tensors` (tensor arguments)
+// or `c` (every other argument, by name), else from the schema's default.
+// An error status means the case does not fit the schema (a dpfuzz or case
+// file problem), never that the op failed: that is CallResult::outcome.
+absl::StatusOr<CallResult> Invoke(const c10::OperatorHandle& op, const Case& c,
+                                  const NamedTensors& tensors);
+
+// Names of the arguments `op` writes (alias annotation "!"): "out" for
+// add.out, "self" for add_.
+std::vector<std::string> WrittenArguments(const c10::OperatorHandle& op);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_ORACLES_INVOKE_H_
