@@ -72,6 +72,13 @@ std::vector<const TensorSpec*> TensorSpecsOf(const Case& c) {
   return specs;
 }
 
+const Argument* FindArgument(const Case& c, absl::string_view name) {
+  for (const Argument& arg : c.args) {
+    if (arg.name == name) return &arg;
+  }
+  return nullptr;
+}
+
 std::string QualifiedOpName(const Case& c) {
   return c.overload.empty() ? c.op : absl::StrCat(c.op, ".", c.overload);
 }
@@ -82,6 +89,14 @@ std::string CaseToString(const Case& c) {
   for (const Argument& arg : c.args) {
     absl::StrAppend(&out, "\n  ", arg.name, ": ",
                     std::visit(ArgPrinter{}, arg.value));
+  }
+  for (const Alias& alias : c.aliases) {
+    absl::StrAppend(&out, "\n  ", alias.arg, " shares the storage of ",
+                    alias.base);
+  }
+  for (size_t i = 0; i < c.grad_outputs.size(); ++i) {
+    absl::StrAppend(&out, "\n  grad_outputs[", i,
+                    "]: ", TensorSpecToString(c.grad_outputs[i]));
   }
   return out;
 }

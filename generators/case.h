@@ -84,26 +84,51 @@ struct Argument {
   }
 };
 
+// Argument `arg` is built inside the storage of argument `base` (its layout
+// then addresses that storage): out= or in-place tensors that share memory
+// with an input.
+struct Alias {
+  std::string arg;
+  std::string base;
+
+  friend bool operator==(const Alias& a, const Alias& b) {
+    return a.arg == b.arg && a.base == b.base;
+  }
+  template <typename H>
+  friend H AbslHashValue(H h, const Alias& a) {
+    return H::combine(std::move(h), a.arg, a.base);
+  }
+};
+
 struct Case {
   std::string op;        // Qualified schema name: "aten::add".
   std::string overload;  // "Tensor" for aten::add.Tensor; "" for none.
   Variant variant = Variant::kFunctional;
   std::vector<Argument> args;
+  std::vector<Alias> aliases;
+  // Gradients fed to backward, one per floating output; empty: no backward.
+  std::vector<TensorSpec> grad_outputs;
   uint64_t seed = 0;  // The seed the case was generated from.
 
   friend bool operator==(const Case& a, const Case& b) {
-    return a.op == b.op && a.overload == b.overload && a.variant == b.variant &&
-           a.args == b.args && a.seed == b.seed;
+    return a.op == b.op && a.overload == b.overload &&
+           a.variant == b.variant && a.args == b.args &&
+           a.aliases == b.aliases && a.grad_outputs == b.grad_outputs &&
+           a.seed == b.seed;
   }
   friend bool operator!=(const Case& a, const Case& b) { return !(a == b); }
   template <typename H>
   friend H AbslHashValue(H h, const Case& c) {
     return H::combine(std::move(h), c.op, c.overload, c.variant, c.args,
-                      c.seed);
+                      c.aliases, c.grad_outputs, c.seed);
   }
 };
 
-// Every TensorSpec of the case, Tensor[] elements included, in order.
+// The argument named `name`, or nullptr.
+const Argument* FindArgument(const Case& c, absl::string_view name);
+
+// Every TensorSpec of the arguments, Tensor[] elements included, in order
+// (grad_outputs not included).
 std::vector<const TensorSpec*> TensorSpecsOf(const Case& c);
 
 // "aten::add.Tensor"; "aten::masked_select" without overload.

@@ -381,7 +381,7 @@ std::string CaseToJson(const Case& c) {
     std::visit(ArgToJson{a}, arg.value);
     args.push_back(a);
   }
-  const Json root{
+  Json root{
       {"format", kFormat},
       {"version", kCaseFormatVersion},
       {"op", c.op},
@@ -390,6 +390,18 @@ std::string CaseToJson(const Case& c) {
       {"seed", c.seed},
       {"args", args},
   };
+  if (!c.aliases.empty()) {
+    Json aliases = Json::array();
+    for (const Alias& a : c.aliases) {
+      aliases.push_back(Json{{"arg", a.arg}, {"base", a.base}});
+    }
+    root["aliases"] = aliases;
+  }
+  if (!c.grad_outputs.empty()) {
+    Json grads = Json::array();
+    for (const TensorSpec& g : c.grad_outputs) grads.push_back(SpecToJson(g));
+    root["grad_outputs"] = grads;
+  }
   std::string out;
   Pretty(root, 0, out);
   return out + "\n";
@@ -409,7 +421,7 @@ absl::StatusOr<Case> CaseFromJson(absl::string_view text,
   const Reader r(source);
   DPFUZZ_RETURN_IF_ERROR(
       r.CheckObject(root, "", {"format", "version", "op", "variant", "args"},
-                    {"overload", "seed"}));
+                    {"overload", "seed", "aliases", "grad_outputs"}));
   DPFUZZ_ASSIGN_OR_RETURN(std::string format,
                           r.String(root["format"], "format"));
   if (format != kFormat) {
@@ -458,6 +470,42 @@ absl::StatusOr<Case> CaseFromJson(absl::string_view text,
     }
     DPFUZZ_ASSIGN_OR_RETURN(arg.value, ArgValueFromJson(r, a, path));
     c.args.push_back(std::move(arg));
+  }
+  if (root.contains("aliases")) {
+    if (!root["aliases"].is_array()) {
+      return r.Error("aliases", "must be an array of {arg, base} objects");
+    }
+    for (size_t i = 0; i < root["aliases"].size(); ++i) {
+      const std::string path = absl::StrCat("aliases[", i, "]");
+      const Json& a = root["aliases"][i];
+      DPFUZZ_RETURN_IF_ERROR(r.CheckObject(a, path, {"arg", "base"}, {}));
+      Alias alias;
+      DPFUZZ_ASSIGN_OR_RETURN(alias.arg, r.String(a["arg"], Reader::Join(path, "arg")));
+      DPFUZZ_ASSIGN_OR_RETURN(alias.base, r.String(a["base"], Reader::Join(path, "base")));
+      for (const std::string* name : {&alias.arg, &alias.base}) {
+        const Argument* target = FindArgument(c, *name);
+        if (target == nullptr || !std::holds_alternative<TensorSpec>(target->value)) {
+          return r.Error(path, absl::StrCat("names \"", *name,
+                                            "\", which is not a tensor argument"));
+        }
+      }
+      if (std::get<TensorSpec>(FindArgument(c, alias.arg)->value).dtype !=
+          std::get<TensorSpec>(FindArgument(c, alias.base)->value).dtype) {
+        return r.Error(path, "shares storage between tensors of different dtypes");
+      }
+      c.aliases.push_back(alias);
+    }
+  }
+  if (root.contains("grad_outputs")) {
+    if (!root["grad_outputs"].is_array()) {
+      return r.Error("grad_outputs", "must be an array of tensors");
+    }
+    for (size_t i = 0; i < root["grad_outputs"].size(); ++i) {
+      DPFUZZ_ASSIGN_OR_RETURN(
+          TensorSpec g, SpecFromJson(r, root["grad_outputs"][i],
+                                     absl::StrCat("grad_outputs[", i, "]")));
+      c.grad_outputs.push_back(g);
+    }
   }
   return c;
 }

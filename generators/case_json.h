@@ -19,7 +19,9 @@
 //   }
 //
 // An argument holds exactly one of: "none" (null), "bool", "int", "float",
-// "string", "ints", "tensor", "tensors".
+// "string", "ints", "tensor", "tensors". Optional top-level fields:
+// "aliases" ([{"arg": "out", "base": "self"}]: out lives in self's storage)
+// and "grad_outputs" (tensors fed to backward).
 
 #ifndef DPFUZZ_GENERATORS_CASE_JSON_H_
 #define DPFUZZ_GENERATORS_CASE_JSON_H_

@@ -1,5 +1,6 @@
 #include "generators/materialize.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -16,52 +17,100 @@ at::TensorOptions CpuOptions(DType dtype) {
   return at::TensorOptions().dtype(ToScalarType(dtype)).device(at::kCPU);
 }
 
-}  // namespace
-
-absl::StatusOr<MaterializedTensor> Materialize(
-    const TensorSpec& spec, const std::vector<uint8_t>& values) {
+// Checks that `spec` can be built here with `values` bytes of values.
+absl::Status CheckBuildable(const TensorSpec& spec,
+                            const std::vector<uint8_t>& values) {
   DPFUZZ_RETURN_IF_ERROR(ValidateTensorSpec(spec));
   if (!DeviceAvailable(spec.device)) {
     return absl::UnavailableError(
         absl::StrCat("spec ", TensorSpecLayoutString(spec), " needs a ",
                      DeviceName(spec.device), " device and none is available"));
   }
-  const int64_t element_size = ElementSize(spec.dtype);
-  if (static_cast<int64_t>(values.size()) != spec.numel() * element_size) {
+  if (static_cast<int64_t>(values.size()) !=
+      spec.numel() * ElementSize(spec.dtype)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "spec ", TensorSpecLayoutString(spec), " has ", spec.numel(),
         " elements but ", values.size(), " bytes of values were given"));
   }
+  return absl::OkStatus();
+}
+
+// Builds one poisoned storage holding every spec's values, in order, and a
+// view per spec. See Note [Poisoned gaps].
+absl::StatusOr<std::vector<MaterializedTensor>> BuildShared(
+    const std::vector<TensorSpec>& specs,
+    const std::vector<std::vector<uint8_t>>& values) {
+  DPFUZZ_CHECK(!specs.empty() && specs.size() == values.size());
+  const TensorSpec& first = specs.front();
+  int64_t extent = 0;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    DPFUZZ_RETURN_IF_ERROR(CheckBuildable(specs[i], values[i]));
+    if (specs[i].dtype != first.dtype || specs[i].device != first.device) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "specs ", TensorSpecLayoutString(first), " and ",
+          TensorSpecLayoutString(specs[i]),
+          " cannot share a storage: dtype or device differ"));
+    }
+    extent = std::max(extent, specs[i].storage_extent());
+  }
   at::NoGradGuard no_grad;
-  const int64_t storage_numel = spec.storage_extent() + kTailMargin;
-  at::Tensor storage = at::empty({storage_numel}, CpuOptions(spec.dtype));
+  const int64_t element_size = ElementSize(first.dtype);
+  const int64_t storage_numel = extent + kTailMargin;
+  at::Tensor storage = at::empty({storage_numel}, CpuOptions(first.dtype));
   auto* bytes = static_cast<uint8_t*>(storage.data_ptr());
-  const std::vector<uint8_t> poison = PoisonElement(spec.dtype);
+  const std::vector<uint8_t> poison = PoisonElement(first.dtype);
   for (int64_t i = 0; i < storage_numel; ++i) {
     std::memcpy(bytes + i * element_size, poison.data(), element_size);
   }
-  const std::vector<int64_t> indices = ComputeStorageIndices(spec.layout);
-  // Overlapping layouts write some elements more than once and the last
-  // logical element wins: their logical values are those read back with
-  // ReadLogicalBytes, which is what a baseline for them must hold.
-  for (size_t n = 0; n < indices.size(); ++n) {
-    std::memcpy(bytes + indices[n] * element_size,
-                values.data() + n * element_size, element_size);
+  // Overlapping layouts and shared storages write some elements more than
+  // once and the last write wins: their logical values are those read back
+  // with ReadLogicalBytes, which is what a baseline for them must hold.
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const std::vector<int64_t> indices = ComputeStorageIndices(specs[i].layout);
+    for (size_t n = 0; n < indices.size(); ++n) {
+      std::memcpy(bytes + indices[n] * element_size,
+                  values[i].data() + n * element_size, element_size);
+    }
   }
-  if (spec.device != Device::kCpu)
-    storage = storage.to(ToAtenDevice(spec.device));
-  at::Tensor view = storage.as_strided(spec.layout.sizes, spec.layout.strides,
-                                       spec.layout.storage_offset);
-  if (spec.requires_grad) {
-    view = view.detach().requires_grad_(true);
+  if (first.device != Device::kCpu) {
+    storage = storage.to(ToAtenDevice(first.device));
   }
-  return MaterializedTensor{view, storage};
+  std::vector<MaterializedTensor> out;
+  for (const TensorSpec& spec : specs) {
+    at::Tensor view = storage.as_strided(
+        spec.layout.sizes, spec.layout.strides, spec.layout.storage_offset);
+    if (spec.requires_grad) view = view.detach().requires_grad_(true);
+    out.push_back(MaterializedTensor{view, storage});
+  }
+  return out;
+}
+
+std::vector<uint8_t> ValuesOf(const TensorSpec& spec) {
+  return GenerateValues(spec.values, spec.dtype, spec.layout.sizes);
+}
+
+}  // namespace
+
+absl::StatusOr<MaterializedTensor> Materialize(
+    const TensorSpec& spec, const std::vector<uint8_t>& values) {
+  DPFUZZ_ASSIGN_OR_RETURN(std::vector<MaterializedTensor> built,
+                          BuildShared({spec}, {values}));
+  return built.front();
 }
 
 absl::StatusOr<MaterializedTensor> Materialize(const TensorSpec& spec) {
   DPFUZZ_RETURN_IF_ERROR(ValidateTensorSpec(spec));
-  return Materialize(
-      spec, GenerateValues(spec.values, spec.dtype, spec.layout.sizes));
+  return Materialize(spec, ValuesOf(spec));
+}
+
+absl::StatusOr<std::vector<MaterializedTensor>> MaterializeShared(
+    const std::vector<TensorSpec>& specs) {
+  std::vector<std::vector<uint8_t>> values;
+  for (const TensorSpec& spec : specs) {
+    DPFUZZ_RETURN_IF_ERROR(ValidateTensorSpec(spec));
+    values.push_back(ValuesOf(spec));
+  }
+  return BuildShared(specs, values);
 }
 
 at::Tensor MakeContiguousTensor(DType dtype, const Dims& sizes,

@@ -43,6 +43,14 @@ absl::StatusOr<MaterializedTensor> Materialize(
 // Materializes with the values of spec.values.
 absl::StatusOr<MaterializedTensor> Materialize(const TensorSpec& spec);
 
+// Several specs over one shared storage (aliasing arguments, Case::aliases):
+// the storage covers every spec's extent, and each spec's values (from its
+// recipe) are written in order, later specs winning where they share
+// elements. All specs need the same dtype and device; each result's
+// `storage` is the same tensor.
+absl::StatusOr<std::vector<MaterializedTensor>> MaterializeShared(
+    const std::vector<TensorSpec>& specs);
+
 // A dense row-major CPU tensor holding `values`: the contiguous baseline.
 at::Tensor MakeContiguousTensor(DType dtype, const Dims& sizes,
                                 const std::vector<uint8_t>& values);

@@ -15,13 +15,6 @@
 namespace dpfuzz {
 namespace {
 
-const Argument* FindArg(const Case& c, const std::string& name) {
-  for (const Argument& arg : c.args) {
-    if (arg.name == name) return &arg;
-  }
-  return nullptr;
-}
-
 absl::Status Mismatch(const c10::Argument& schema_arg, absl::string_view got) {
   return absl::InvalidArgumentError(
       absl::StrCat("argument \"", schema_arg.name(), "\" of type ",
@@ -197,7 +190,7 @@ absl::StatusOr<CallResult> Invoke(const c10::OperatorHandle& op, const Case& c,
       stack.push_back(std::move(v));
       continue;
     }
-    const Argument* arg = FindArg(c, schema_arg.name());
+    const Argument* arg = FindArgument(c, schema_arg.name());
     if (arg != nullptr && !std::holds_alternative<TensorSpec>(arg->value) &&
         !std::holds_alternative<std::vector<TensorSpec>>(arg->value)) {
       DPFUZZ_ASSIGN_OR_RETURN(

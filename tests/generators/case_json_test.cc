@@ -74,6 +74,17 @@ Case RandomCase(Rng& rng) {
     }
     c.args.push_back(arg);
   }
+  for (size_t i = 1; i < c.args.size(); ++i) {
+    const auto* a = std::get_if<TensorSpec>(&c.args[i - 1].value);
+    const auto* b = std::get_if<TensorSpec>(&c.args[i].value);
+    if (a && b && a->dtype == b->dtype && rng.OneIn(2)) {
+      c.aliases.push_back({c.args[i].name, c.args[i - 1].name});
+    }
+  }
+  if (rng.OneIn(2)) {
+    c.grad_outputs.push_back(
+        GenerateTensorSpec(GenerateSizes(rng), DType::kFloat32, {}, rng));
+  }
   return c;
 }
 
@@ -262,6 +273,10 @@ TEST(CaseJsonTest, MalformedFilesGiveClearErrors) {
                      "values": {"seed": -1, "distribution": "ones"})"),
        "field \"args[0].tensor.values.seed\" must be a non-negative integer, "
        "not -1"},
+      {"alias of a non-tensor",
+       R"({"format": "dpfuzz-case", "version": 1, "op": "aten::abs", "variant": "out",
+           "args": [{"name": "k", "int": 1}], "aliases": [{"arg": "k", "base": "k"}]})",
+       "field \"aliases[0]\" names \"k\", which is not a tensor argument"},
       {"unknown device",
        WithTensor(
            R"("dtype": "f32", "sizes": [2], "strides": [1], "device": "mps")"),

@@ -121,6 +121,37 @@ TEST(MaterializeCheckTest, OverlappingViewsReadBackConsistently) {
   EXPECT_TRUE(at::equal(dense[0][1], dense[1][0]));
 }
 
+// Aliasing arguments: one storage, each view where its spec says, and the
+// later spec's values where they share elements.
+TEST(MaterializeCheckTest, SharedStorageHoldsEverySpecLaterWinning) {
+  TensorSpec base;
+  base.dtype = DType::kInt32;
+  base.layout = {{2, 3}, {3, 1}, 0};
+  base.values = {1, Distribution::kSmallInt, 0, 0};
+  TensorSpec alias = base;
+  alias.layout = {{4}, {2}, 1};  // Elements 1, 3, 5, 7: beyond base's end.
+  alias.values.seed = 2;
+  absl::StatusOr<std::vector<MaterializedTensor>> m =
+      MaterializeShared({alias, base});
+  ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_EQ(m->size(), 2u);
+  EXPECT_TRUE((*m)[0].storage.is_same((*m)[1].storage));
+  EXPECT_EQ(LayoutOf((*m)[0].tensor), alias.layout);
+  EXPECT_EQ((*m)[0].storage.numel(), 8 + kTailMargin);
+  const std::vector<uint8_t> base_values =
+      GenerateValues(base.values, base.dtype, base.layout.sizes);
+  const std::vector<uint8_t> alias_values =
+      GenerateValues(alias.values, alias.dtype, alias.layout.sizes);
+  EXPECT_EQ(ReadLogicalBytes((*m)[1].tensor), base_values);
+  const std::vector<uint8_t> read = ReadLogicalBytes((*m)[0].tensor);
+  // Elements 1, 3, 5 belong to base (written last); 7 is alias's own.
+  EXPECT_EQ(0, std::memcmp(read.data(), base_values.data() + 4, 4));
+  EXPECT_EQ(0, std::memcmp(read.data() + 12, alias_values.data() + 12, 4));
+  TensorSpec other_dtype = base;
+  other_dtype.dtype = DType::kInt64;
+  EXPECT_FALSE(MaterializeShared({base, other_dtype}).ok());
+}
+
 TEST(MaterializeCheckTest, RequiresGradMakesALeafWithTheSpecsLayout) {
   TensorSpec spec;
   spec.layout = {{2, 2}, {1, 4}, 3};
