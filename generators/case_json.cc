@@ -1,16 +1,14 @@
 #include "generators/case_json.h"
 
 #include <cmath>
-#include <cstdio>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/files.h"
 #include "common/status_macros.h"
 
 namespace dpfuzz {
@@ -480,18 +478,23 @@ absl::StatusOr<Case> CaseFromJson(absl::string_view text,
       const Json& a = root["aliases"][i];
       DPFUZZ_RETURN_IF_ERROR(r.CheckObject(a, path, {"arg", "base"}, {}));
       Alias alias;
-      DPFUZZ_ASSIGN_OR_RETURN(alias.arg, r.String(a["arg"], Reader::Join(path, "arg")));
-      DPFUZZ_ASSIGN_OR_RETURN(alias.base, r.String(a["base"], Reader::Join(path, "base")));
+      DPFUZZ_ASSIGN_OR_RETURN(alias.arg,
+                              r.String(a["arg"], Reader::Join(path, "arg")));
+      DPFUZZ_ASSIGN_OR_RETURN(alias.base,
+                              r.String(a["base"], Reader::Join(path, "base")));
       for (const std::string* name : {&alias.arg, &alias.base}) {
         const Argument* target = FindArgument(c, *name);
-        if (target == nullptr || !std::holds_alternative<TensorSpec>(target->value)) {
-          return r.Error(path, absl::StrCat("names \"", *name,
-                                            "\", which is not a tensor argument"));
+        if (target == nullptr ||
+            !std::holds_alternative<TensorSpec>(target->value)) {
+          return r.Error(path,
+                         absl::StrCat("names \"", *name,
+                                      "\", which is not a tensor argument"));
         }
       }
       if (std::get<TensorSpec>(FindArgument(c, alias.arg)->value).dtype !=
           std::get<TensorSpec>(FindArgument(c, alias.base)->value).dtype) {
-        return r.Error(path, "shares storage between tensors of different dtypes");
+        return r.Error(path,
+                       "shares storage between tensors of different dtypes");
       }
       c.aliases.push_back(alias);
     }
@@ -511,38 +514,12 @@ absl::StatusOr<Case> CaseFromJson(absl::string_view text,
 }
 
 absl::StatusOr<Case> LoadCaseFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::NotFoundError(
-        absl::StrCat("case file ", path, ": cannot be opened for reading"));
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    return absl::DataLossError(
-        absl::StrCat("case file ", path, ": read failed"));
-  }
-  return CaseFromJson(text.str(), path);
+  DPFUZZ_ASSIGN_OR_RETURN(std::string text, ReadFile(path, "case file"));
+  return CaseFromJson(text, path);
 }
 
 absl::Status SaveCaseFile(const Case& c, const std::string& path) {
-  const std::string temp = path + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << CaseToJson(c);
-    out.flush();
-    if (!out) {
-      std::remove(temp.c_str());
-      return absl::UnavailableError(
-          absl::StrCat("case file ", path, ": cannot write ", temp));
-    }
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    std::remove(temp.c_str());
-    return absl::UnavailableError(absl::StrCat(
-        "case file ", path, ": cannot rename ", temp, " into place"));
-  }
-  return absl::OkStatus();
+  return WriteFileAtomically(path, CaseToJson(c), "case file");
 }
 
 }  // namespace dpfuzz

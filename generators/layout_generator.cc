@@ -99,9 +99,13 @@ GeneratedLayout GenerateDirect(const Dims& sizes, const LayoutOptions& options,
   // 4. Aliasing: one dim stepping inside another, and expanded dims.
   const std::vector<int64_t> big = DimsLargerThanOne(sizes);
   if (options.allow_overlap && big.size() >= 2 && rng.OneIn(6)) {
-    const int64_t d = rng.Pick(big);
-    int64_t e = rng.Pick(big);
-    while (e == d) e = rng.Pick(big);
+    // e: the innermost big dim, so that d's new stride stays small.
+    const int64_t e =
+        *std::min_element(big.begin(), big.end(), [&](int64_t a, int64_t b) {
+          return layout.strides[a] < layout.strides[b];
+        });
+    int64_t d = rng.Pick(big);
+    while (d == e) d = rng.Pick(big);
     // Element (d=1, e=0) coincides with (d=0, e=k): a guaranteed overlap.
     layout.strides[d] = layout.strides[e] * rng.Uniform(1, sizes[e] - 1);
     absl::StrAppend(&description, ", dim ", d, " overlapping dim ", e);
@@ -242,10 +246,15 @@ GeneratedLayout GenerateViewChain(const Dims& sizes, DType dtype,
   bool complex_base = false;
   std::vector<PlannedStep> plan;
   Dims current = sizes;
+  // Diagonals and windows grow the base quadratically; keep it small.
+  const int64_t max_base = std::max<int64_t>(4096, 16 * ComputeNumel(sizes));
   for (int i = 0; i < length; ++i) {
     PlannedStep planned;
+    const bool was_complex = complex_base;
     if (!PlanOneStep(current, complex_base, real_dtype, options, rng,
-                     planned)) {
+                     planned) ||
+        ComputeNumel(planned.before) > max_base) {
+      complex_base = was_complex;
       break;
     }
     current = planned.before;

@@ -207,21 +207,27 @@ absl::StatusOr<CallResult> Invoke(const c10::OperatorHandle& op, const Case& c,
           schema_arg.name(), "\" required by ", c10::toString(op.schema())));
     }
   }
+  return CallGuarded([&](std::vector<at::Tensor>& outputs) {
+    op.callBoxed(&stack);
+    for (const c10::IValue& v : stack) CollectOutputs(v, outputs);
+  });
+}
+
+CallResult CallGuarded(
+    const std::function<void(std::vector<at::Tensor>& outputs)>& body) {
   CallResult result;
   try {
-    op.callBoxed(&stack);
+    body(result.outputs);
+    return result;
   } catch (const c10::Error& e) {
     result.error = e.what_without_backtrace();
   } catch (const std::exception& e) {
     result.error = e.what();
   }
-  if (!result.error.empty()) {
-    result.outcome = absl::StrContains(result.error, "INTERNAL ASSERT FAILED")
-                         ? CallOutcome::kInternalAssert
-                         : CallOutcome::kRejected;
-    return result;
-  }
-  for (const c10::IValue& v : stack) CollectOutputs(v, result.outputs);
+  result.outputs.clear();
+  result.outcome = absl::StrContains(result.error, "INTERNAL ASSERT FAILED")
+                       ? CallOutcome::kInternalAssert
+                       : CallOutcome::kRejected;
   return result;
 }
 

@@ -18,6 +18,7 @@
 #include <ATen/ATen.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -55,6 +56,12 @@ absl::StatusOr<c10::OperatorHandle> FindOperator(const std::string& name,
 // file problem), never that the op failed: that is CallResult::outcome.
 absl::StatusOr<CallResult> Invoke(const c10::OperatorHandle& op, const Case& c,
                                   const NamedTensors& tensors);
+
+// Runs `body`, which calls LibTorch and appends what it returns to the
+// outputs, and classifies any exception it throws. Invoke and backward
+// (oracles/backward.h) call ops only through this.
+CallResult CallGuarded(
+    const std::function<void(std::vector<at::Tensor>& outputs)>& body);
 
 // Names of the arguments `op` writes (alias annotation "!"): "out" for
 // add.out, "self" for add_.

@@ -97,6 +97,23 @@ TEST(LayoutGeneratorTest, FixedSeedReachesEveryLayoutClass) {
   EXPECT_GE(reach.longest_chain, 4);
 }
 
+// Gaps, steps and view chains cost a bounded factor, not a blow-up: a
+// direct layout needs at most a step of 3 and padding of 2 per dim, a view
+// chain a base of at most max(4096, 16 * numel) elements (twice that in
+// real units under view_as_real), plus offsets.
+TEST(LayoutGeneratorTest, StorageStaysProportionate) {
+  Rng rng(77);
+  for (int i = 0; i < 200000; ++i) {
+    const Dims sizes = GenerateSizes(rng, 5, 8);
+    const GeneratedLayout g = GenerateLayout(sizes, DType::kFloat32, {}, rng);
+    int64_t direct = 1;
+    for (int64_t s : sizes) direct *= 3 * std::max<int64_t>(s, 1) + 2;
+    const int64_t chain = std::max<int64_t>(4096, 16 * ComputeNumel(sizes));
+    ASSERT_LE(ComputeStorageExtent(g.layout), std::max(direct, 2 * chain) + 16)
+        << LayoutToString(g.layout) << " from " << g.description;
+  }
+}
+
 TEST(LayoutGeneratorTest, SameSeedSameLayouts) {
   Rng a(42);
   Rng b(42);

@@ -1,0 +1,30 @@
+// Small file helpers with the error messages dpfuzz's users see.
+//
+// WriteFileAtomically writes a temporary file beside the target and renames
+// it into place, so that an interrupted run never leaves a half-written
+// case or finding: readers see the old file or the new one.
+
+#ifndef DPFUZZ_COMMON_FILES_H_
+#define DPFUZZ_COMMON_FILES_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace dpfuzz {
+
+// `what` names the file in errors: "case file", "finding".
+absl::Status WriteFileAtomically(const std::string& path,
+                                 const std::string& text,
+                                 const std::string& what);
+
+absl::StatusOr<std::string> ReadFile(const std::string& path,
+                                     const std::string& what);
+
+// Creates `dir` and its parents; an error if it exists as something else.
+absl::Status MakeDirectories(const std::string& dir, const std::string& what);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_COMMON_FILES_H_

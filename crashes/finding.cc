@@ -1,0 +1,47 @@
+#include "crashes/finding.h"
+
+#include <torch/version.h>
+
+#include <set>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace dpfuzz {
+
+std::string FindingSignature(const Case& c, Verdict verdict) {
+  std::vector<std::string> dtypes;
+  std::set<std::string> devices;
+  for (const TensorSpec* spec : TensorSpecsOf(c)) {
+    dtypes.emplace_back(DTypeName(spec->dtype));
+    devices.emplace(DeviceName(spec->device));
+  }
+  std::string signature =
+      absl::StrJoin({QualifiedOpName(c), std::string(VariantName(c.variant)),
+                     std::string(VerdictName(verdict)),
+                     absl::StrJoin(dtypes, ","), absl::StrJoin(devices, ",")},
+                    "|");
+  // Sharing memory between arguments is its own class of bug.
+  if (!c.aliases.empty()) absl::StrAppend(&signature, "|aliased");
+  return signature;
+}
+
+uint64_t SignatureHash(const std::string& signature) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (unsigned char ch : signature) {
+    hash ^= ch;
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+Finding MakeFinding(const Case& c, const CaseOutcome& outcome) {
+  return Finding{c, outcome, FindingSignature(c, outcome.verdict)};
+}
+
+std::string LibTorchVersion() { return TORCH_VERSION; }
+
+std::string DpfuzzVersion() { return "0.1.0"; }
+
+}  // namespace dpfuzz

@@ -1,0 +1,55 @@
+// FindingsStore: one directory per unique finding.
+//
+// A finding lives in <dir>/<verdict>-<op>-<hash>/ (hash: SignatureHash of
+// its signature) as case.json (the replayable case) and finding.json (op,
+// variant, verdict, signature, evidence, hits, versions). A finding whose
+// signature is already stored increments its hit count and replaces the
+// stored case when the new one is smaller (fewer elements in all), so the
+// store keeps one small case per bug. Every file is written atomically
+// (common/files.h): an interrupted run leaves each finding whole.
+//
+//   absl::StatusOr<FindingsStore> store = FindingsStore::Open("findings");
+//   absl::StatusOr<Recorded> r = store->Record(MakeFinding(c, outcome));
+//   r->is_new, r->path, r->hits
+
+#ifndef DPFUZZ_CRASHES_FINDINGS_STORE_H_
+#define DPFUZZ_CRASHES_FINDINGS_STORE_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "crashes/finding.h"
+
+namespace dpfuzz {
+
+struct Recorded {
+  bool is_new = false;  // First hit of this signature in this directory.
+  std::string path;     // The finding's directory.
+  int64_t hits = 0;     // Hits so far, across runs over this directory.
+};
+
+class FindingsStore {
+ public:
+  // Creates `dir` if needed; an error if it exists and is not a directory.
+  static absl::StatusOr<FindingsStore> Open(const std::string& dir);
+
+  absl::StatusOr<Recorded> Record(const Finding& finding);
+
+  // The directory a finding with this signature is stored in.
+  std::string PathFor(const Finding& finding) const;
+
+  const std::string& dir() const { return dir_; }
+
+ private:
+  explicit FindingsStore(std::string dir) : dir_(std::move(dir)) {}
+
+  std::string dir_;
+};
+
+// Total elements of a case's tensors: what "smaller" means for now.
+int64_t CaseSize(const Case& c);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_CRASHES_FINDINGS_STORE_H_

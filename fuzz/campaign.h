@@ -1,0 +1,66 @@
+// A campaign: cases drawn for a set of ops, run through every oracle until a
+// case or time budget runs out, findings stored as they come.
+//
+// Ops are visited round-robin; for each case a dtype (among those the op
+// accepts and the user allows), a variant (functional, out=, in-place) and
+// a seed are drawn from the campaign's Rng, so a campaign is reproducible
+// from its seed. Progress and findings are reported on `log` with stable
+// prefixes (INFO:, FINDING:, WARNING:, SUMMARY:) and, on a terminal, a live
+// progress line on stderr.
+//
+//   CampaignOptions options;
+//   options.ops = {FindCuratedOp("masked_select")};
+//   options.max_time_seconds = 60;
+//   CampaignSummary s = RunCampaign(options, std::cout, &stop_requested);
+
+#ifndef DPFUZZ_FUZZ_CAMPAIGN_H_
+#define DPFUZZ_FUZZ_CAMPAIGN_H_
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "generators/op_spec.h"
+#include "oracles/case_builder.h"
+#include "oracles/verdict.h"
+
+namespace dpfuzz {
+
+struct CampaignOptions {
+  std::vector<const OpSpec*> ops;
+  std::vector<DType> dtypes;    // Allowed dtypes; empty: each op's own.
+  int64_t runs = 0;             // Cases to run; 0: no limit.
+  double max_time_seconds = 0;  // 0: no limit.
+  uint64_t seed = 1;
+  std::string findings_dir;  // Where findings go; "": not stored.
+  bool progress = false;     // Live progress line on stderr.
+  BuildOptions build;
+};
+
+struct CampaignSummary {
+  int64_t cases = 0;    // Cases run through the oracles.
+  int64_t invalid = 0;  // Drawn arguments the op itself rejects: no case.
+  int64_t errors = 0;   // Cases dpfuzz could not run (reported on the log).
+  int64_t hits = 0;     // Cases with a finding.
+  std::map<std::string, std::string> findings;  // Unique: signature -> dir.
+  std::map<Verdict, int64_t> verdicts;          // Cases per verdict.
+  double seconds = 0;
+  bool interrupted = false;
+};
+
+CampaignSummary RunCampaign(const CampaignOptions& options, std::ostream& log,
+                            const std::atomic<bool>* stop);
+
+// "SUMMARY: cases=... findings=... hits=... seconds=... mismatch=..."
+std::string SummaryLine(const CampaignSummary& summary);
+
+// cases, findings (unique), hits, invalid, errors, seconds, verdicts (a
+// count per verdict), finding_dirs.
+std::string SummaryJson(const CampaignSummary& summary);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_FUZZ_CAMPAIGN_H_

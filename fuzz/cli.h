@@ -1,0 +1,44 @@
+// The dpfuzz command line: flags, their parsing, and the options they make.
+//
+// Flags are Abseil flags, but parsed here (through absl/flags/reflection)
+// rather than by absl::ParseCommandLine, so that every usage error is one
+// clear line and exit status 2, as scripts expect, and --help prints
+// dpfuzz's own usage instead of every flag linked into the binary.
+//
+//   absl::StatusOr<CommandLine> cl = ParseCommandLine(argc, argv);
+//   absl::StatusOr<CampaignOptions> o = CampaignOptionsFromFlags();
+
+#ifndef DPFUZZ_FUZZ_CLI_H_
+#define DPFUZZ_FUZZ_CLI_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "fuzz/campaign.h"
+
+namespace dpfuzz {
+
+struct CommandLine {
+  bool help = false;
+  std::vector<std::string> positional;  // Arguments that are not flags.
+};
+
+absl::StatusOr<CommandLine> ParseCommandLine(int argc, char** argv);
+
+// The usage text --help prints.
+std::string UsageText();
+
+// Options of a fuzzing campaign from the parsed flags; errors name the
+// flag, the value and what is accepted.
+absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags();
+
+// Writes the summary JSON if --summary_json was given.
+absl::Status WriteSummaryIfRequested(const CampaignSummary& summary);
+
+// "60" (seconds), "90s", "10m", "1h" -> seconds.
+absl::StatusOr<double> ParseSeconds(const std::string& text);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_FUZZ_CLI_H_

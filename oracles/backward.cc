@@ -1,0 +1,37 @@
+#include "oracles/backward.h"
+
+#include <torch/csrc/autograd/autograd.h>
+
+#include "absl/strings/str_cat.h"
+
+namespace dpfuzz {
+
+std::vector<at::Tensor> DifferentiableOutputs(
+    const std::vector<at::Tensor>& outputs) {
+  std::vector<at::Tensor> out;
+  for (const at::Tensor& t : outputs) {
+    if (t.defined() && t.requires_grad()) out.push_back(t);
+  }
+  return out;
+}
+
+CallResult RunBackward(const std::vector<at::Tensor>& outputs,
+                       const std::vector<at::Tensor>& inputs,
+                       const std::vector<at::Tensor>& grad_outputs) {
+  const std::vector<at::Tensor> differentiable = DifferentiableOutputs(outputs);
+  return CallGuarded([&](std::vector<at::Tensor>& grads) {
+    TORCH_CHECK(differentiable.size() == grad_outputs.size(),
+                "dpfuzz: ", differentiable.size(),
+                " outputs require grad but the case has ", grad_outputs.size(),
+                " grad_outputs");
+    grads = torch::autograd::grad(differentiable, inputs, grad_outputs,
+                                  /*retain_graph=*/false,
+                                  /*create_graph=*/false,
+                                  /*allow_unused=*/true);
+    for (size_t i = 0; i < grads.size(); ++i) {
+      if (!grads[i].defined()) grads[i] = at::zeros_like(inputs[i]);
+    }
+  });
+}
+
+}  // namespace dpfuzz

@@ -1,0 +1,33 @@
+// Backward: gradients of a case's outputs with respect to its inputs.
+//
+// The outputs that require grad are paired, in order, with the case's
+// grad_outputs (themselves strided in variants, since kernels often assume
+// a contiguous grad_output); autograd computes the gradient of every input
+// that requires grad. Exceptions are classified by CallGuarded like any
+// other call into LibTorch.
+
+#ifndef DPFUZZ_ORACLES_BACKWARD_H_
+#define DPFUZZ_ORACLES_BACKWARD_H_
+
+#include <ATen/ATen.h>
+
+#include <vector>
+
+#include "oracles/invoke.h"
+
+namespace dpfuzz {
+
+// outputs: the tensors an op returned (only those requiring grad are
+// used); inputs: tensors requiring grad. CallResult::outputs holds one
+// gradient per input, zeros where an input was unused.
+CallResult RunBackward(const std::vector<at::Tensor>& outputs,
+                       const std::vector<at::Tensor>& inputs,
+                       const std::vector<at::Tensor>& grad_outputs);
+
+// The outputs of an op that backward differentiates: those requiring grad.
+std::vector<at::Tensor> DifferentiableOutputs(
+    const std::vector<at::Tensor>& outputs);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_ORACLES_BACKWARD_H_

@@ -1,0 +1,157 @@
+#include "oracles/case_builder.h"
+
+#include <set>
+#include <string>
+
+#include "common/status_macros.h"
+#include "generators/aten_bridge.h"
+#include "generators/layout_generator.h"
+#include "generators/rng.h"
+#include "oracles/case_tensors.h"
+#include "oracles/invoke.h"
+#include "oracles/run_case.h"
+
+namespace dpfuzz {
+namespace {
+
+// A spec for a tensor the op will read (grad_outputs) or write (out=),
+// shaped like `like`, with a generated layout.
+absl::StatusOr<TensorSpec> SpecLike(const at::Tensor& like, bool written,
+                                    Rng& rng) {
+  DPFUZZ_ASSIGN_OR_RETURN(DType dtype, FromScalarType(like.scalar_type()));
+  LayoutOptions options;
+  options.allow_overlap = !written;
+  TensorSpec spec = GenerateTensorSpec(like.sizes().vec(), dtype, options, rng);
+  return spec;
+}
+
+// Gives input tensors new layouts (see the header); `written` ones never
+// overlap.
+void VaryLayouts(std::vector<Argument>& args,
+                 const std::set<std::string>& written,
+                 const BuildOptions& options, Rng& rng) {
+  std::vector<TensorSpec*> specs;
+  std::vector<bool> writable;
+  for (Argument& arg : args) {
+    if (auto* t = std::get_if<TensorSpec>(&arg.value)) {
+      specs.push_back(t);
+      writable.push_back(written.count(arg.name) > 0);
+    } else if (auto* list = std::get_if<std::vector<TensorSpec>>(&arg.value)) {
+      for (TensorSpec& t : *list) {
+        specs.push_back(&t);
+        writable.push_back(false);
+      }
+    }
+  }
+  if (specs.empty()) return;
+  const size_t forced = rng.Uniform(0, static_cast<int64_t>(specs.size()) - 1);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    if (i != forced && rng.OneIn(options.layout_one_in)) continue;
+    LayoutOptions layout;
+    layout.allow_overlap = !writable[i];
+    specs[i]->layout =
+        GenerateLayout(specs[i]->layout.sizes, specs[i]->dtype, layout, rng)
+            .layout;
+  }
+}
+
+// Makes a written tensor share storage with an input of its dtype.
+void MaybeAlias(Case& c, const std::set<std::string>& written, Rng& rng) {
+  for (const std::string& out : written) {
+    const Argument* w = FindArgument(c, out);
+    const auto* w_spec = w ? std::get_if<TensorSpec>(&w->value) : nullptr;
+    if (w_spec == nullptr) continue;
+    std::vector<std::string> inputs;
+    for (const Argument& arg : c.args) {
+      const auto* t = std::get_if<TensorSpec>(&arg.value);
+      if (t != nullptr && written.count(arg.name) == 0 &&
+          t->dtype == w_spec->dtype) {
+        inputs.push_back(arg.name);
+      }
+    }
+    if (inputs.empty()) continue;
+    const std::string& input = rng.Pick(inputs);
+    // In-place: the input lives in self's storage (self's values win);
+    // out=: out lives in the input's storage (the input's values win).
+    c.aliases.push_back(c.variant == Variant::kInplace ? Alias{input, out}
+                                                       : Alias{out, input});
+    return;
+  }
+}
+
+}  // namespace
+
+std::vector<Variant> VariantsOf(const OpSpec& spec) {
+  std::vector<Variant> variants = {Variant::kFunctional};
+  if (!spec.out_overload.empty()) variants.push_back(Variant::kOut);
+  if (spec.has_inplace) variants.push_back(Variant::kInplace);
+  return variants;
+}
+
+absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
+                                              Variant variant, uint64_t seed,
+                                              const BuildOptions& options) {
+  Rng rng(seed);
+  Case c;
+  c.op = spec.op;
+  c.overload = spec.overload;
+  c.variant = variant;
+  c.seed = seed;
+  c.args = spec.make_args(rng, dtype);
+
+  DPFUZZ_ASSIGN_OR_RETURN(c10::OperatorHandle functional,
+                          OperatorFor(spec, Variant::kFunctional));
+  DPFUZZ_ASSIGN_OR_RETURN(c10::OperatorHandle op, OperatorFor(spec, variant));
+  const std::vector<std::string> written_list = WrittenArguments(op);
+  const std::set<std::string> written(written_list.begin(), written_list.end());
+  // Input layouts first: overlapping layouts change the logical values an
+  // input holds (see MaterializeShared), and with them output shapes.
+  VaryLayouts(c.args, written, options, rng);
+
+  // The probe: the functional call on the baseline of these inputs.
+  CallResult probe;
+  {
+    at::NoGradGuard no_grad;
+    DPFUZZ_ASSIGN_OR_RETURN(CaseTensors tensors, MaterializeVariant(c));
+    DPFUZZ_ASSIGN_OR_RETURN(
+        probe, Invoke(functional, c, MaterializeBaseline(c, tensors).args));
+  }
+  if (probe.outcome == CallOutcome::kRejected) return std::optional<Case>();
+  if (variant == Variant::kOut) {
+    if (written_list.size() != probe.outputs.size())
+      return std::optional<Case>();
+    for (size_t i = 0; i < written_list.size(); ++i) {
+      absl::StatusOr<TensorSpec> out = SpecLike(probe.outputs[i], true, rng);
+      if (!out.ok()) return std::optional<Case>();
+      c.args.push_back(Argument{written_list[i], *out});
+    }
+  } else if (variant == Variant::kInplace) {
+    const Argument* self = FindArgument(c, "self");
+    const auto* self_spec =
+        self ? std::get_if<TensorSpec>(&self->value) : nullptr;
+    if (self_spec == nullptr || probe.outputs.empty() ||
+        probe.outputs[0].sizes().vec() != self_spec->layout.sizes ||
+        probe.outputs[0].scalar_type() != ToScalarType(self_spec->dtype)) {
+      return std::optional<Case>();  // The result does not fit in self.
+    }
+  } else if (spec.differentiable && options.check_grad &&
+             (IsFloating(dtype) || IsComplex(dtype))) {
+    bool any = false;
+    for (Argument& arg : c.args) {
+      auto* t = std::get_if<TensorSpec>(&arg.value);
+      if (t != nullptr && t->dtype == dtype && rng.Uniform(0, 3) > 0) {
+        t->requires_grad = any = true;
+      }
+    }
+    for (const at::Tensor& out : probe.outputs) {
+      if (!any || !(out.is_floating_point() || out.is_complex())) continue;
+      absl::StatusOr<TensorSpec> g = SpecLike(out, false, rng);
+      if (g.ok()) c.grad_outputs.push_back(*g);
+    }
+  }
+  if (!written.empty() && rng.OneIn(options.alias_one_in))
+    MaybeAlias(c, written, rng);
+  return std::optional<Case>(std::move(c));
+}
+
+}  // namespace dpfuzz

@@ -1,0 +1,46 @@
+// BuildCase: a complete, runnable case for one curated op.
+//
+// Draws the op's logical arguments (OpSpec::make_args), probes them on a
+// contiguous baseline (an argument set the op itself rejects is no case),
+// then adds what the variant needs from the probe's outputs: out= tensors
+// of the output's sizes and dtype, grad_outputs for differentiable floating
+// outputs. Finally every tensor argument may get a generated layout (at
+// least one does): inputs any layout, written tensors only layouts without
+// self-overlap (Note [Rule table]). Out= and in-place cases sometimes share
+// memory between a written tensor and an input (Case::aliases).
+//
+//   absl::StatusOr<std::optional<Case>> c =
+//       BuildCase(*FindCuratedOp("add"), DType::kFloat32, Variant::kOut, 7);
+//
+// Deterministic in (spec, dtype, variant, seed).
+
+#ifndef DPFUZZ_ORACLES_CASE_BUILDER_H_
+#define DPFUZZ_ORACLES_CASE_BUILDER_H_
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "generators/case.h"
+#include "generators/op_spec.h"
+
+namespace dpfuzz {
+
+struct BuildOptions {
+  int layout_one_in = 4;   // A tensor keeps its contiguous layout 1 in N.
+  int alias_one_in = 8;    // Out= and in-place cases alias 1 in N.
+  bool check_grad = true;  // Differentiable ops get grad_outputs.
+};
+
+// nullopt when the drawn arguments are invalid for the op itself.
+absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
+                                              Variant variant, uint64_t seed,
+                                              const BuildOptions& options = {});
+
+// The variants `spec` supports: functional, then out and inplace if any.
+std::vector<Variant> VariantsOf(const OpSpec& spec);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_ORACLES_CASE_BUILDER_H_

@@ -1,0 +1,164 @@
+#include "oracles/case_tensors.h"
+
+#include <cstring>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/status_macros.h"
+#include "generators/aten_bridge.h"
+#include "generators/geometry.h"
+#include "generators/materialize.h"
+#include "oracles/compare.h"
+
+namespace dpfuzz {
+namespace {
+
+// The base argument whose storage `name` lives in (itself if none).
+std::string BaseOf(const Case& c, const std::string& name) {
+  for (const Alias& alias : c.aliases) {
+    if (alias.arg == name) return alias.base;
+  }
+  return name;
+}
+
+absl::Status AddGroup(std::vector<std::string> names,
+                      std::vector<TensorSpec> specs, CaseTensors& out) {
+  DPFUZZ_ASSIGN_OR_RETURN(std::vector<MaterializedTensor> built,
+                          MaterializeShared(specs));
+  StorageGroup group;
+  group.storage = built.front().storage;
+  group.args = names;
+  group.specs = specs;
+  group.before = ReadStorageBytes(group.storage);
+  for (size_t i = 0; i < names.size(); ++i) {
+    // "name[i]" elements of a Tensor[] go back under "name".
+    const std::string arg = names[i].substr(0, names[i].find('['));
+    out.args[arg].push_back(built[i].tensor);
+  }
+  out.groups.push_back(std::move(group));
+  return absl::OkStatus();
+}
+
+// How a storage element is described in a StorageChange.
+std::string ElementRole(const StorageGroup& group, int64_t index) {
+  for (size_t i = 0; i < group.specs.size(); ++i) {
+    const std::vector<int64_t> indices =
+        ComputeStorageIndices(group.specs[i].layout);
+    for (size_t n = 0; n < indices.size(); ++n) {
+      if (indices[n] == index) {
+        return absl::StrCat(
+            "element ",
+            MultiIndex(static_cast<int64_t>(n), group.specs[i].layout.sizes),
+            " of ", group.args[i]);
+      }
+    }
+  }
+  return "a gap or margin";
+}
+
+std::string ElementValue(const at::Tensor& storage,
+                         const std::vector<uint8_t>& bytes, int64_t index) {
+  at::Tensor one =
+      at::empty({1}, storage.options().device(at::kCPU).requires_grad(false));
+  std::memcpy(one.data_ptr(), bytes.data() + index * storage.element_size(),
+              storage.element_size());
+  return c10::str(one.item());
+}
+
+}  // namespace
+
+absl::StatusOr<CaseTensors> MaterializeVariant(const Case& c) {
+  CaseTensors out;
+  // Group plain tensor arguments by the base whose storage they share; the
+  // base goes last so that its values win (see MaterializeShared).
+  std::map<std::string, std::vector<const Argument*>> groups;
+  std::vector<std::string> order;
+  for (const Argument& arg : c.args) {
+    if (const auto* list = std::get_if<std::vector<TensorSpec>>(&arg.value)) {
+      out.args[arg.name];  // An empty list is still an argument.
+      for (size_t i = 0; i < list->size(); ++i) {
+        DPFUZZ_RETURN_IF_ERROR(
+            AddGroup({absl::StrCat(arg.name, "[", i, "]")}, {(*list)[i]}, out));
+      }
+      continue;
+    }
+    if (!std::holds_alternative<TensorSpec>(arg.value)) continue;
+    const std::string base = BaseOf(c, arg.name);
+    if (groups.find(base) == groups.end()) order.push_back(base);
+    auto& members = groups[base];
+    if (base == arg.name) {
+      members.push_back(&arg);
+    } else {
+      members.insert(members.begin(), &arg);
+    }
+  }
+  for (const std::string& base : order) {
+    std::vector<std::string> names;
+    std::vector<TensorSpec> specs;
+    for (const Argument* arg : groups[base]) {
+      names.push_back(arg->name);
+      specs.push_back(std::get<TensorSpec>(arg->value));
+    }
+    DPFUZZ_RETURN_IF_ERROR(AddGroup(names, specs, out));
+  }
+  for (const TensorSpec& g : c.grad_outputs) {
+    DPFUZZ_ASSIGN_OR_RETURN(MaterializedTensor m, Materialize(g));
+    out.grad_outputs.push_back(m.tensor);
+  }
+  return out;
+}
+
+CaseTensors MaterializeBaseline(const Case& c, const CaseTensors& variant) {
+  at::NoGradGuard no_grad;
+  auto dense = [](const at::Tensor& t) {
+    at::Tensor d = ReadDense(t);
+    return t.requires_grad() ? d.requires_grad_(true) : d;
+  };
+  CaseTensors out;
+  for (const auto& [name, tensors] : variant.args) {
+    for (const at::Tensor& t : tensors) out.args[name].push_back(dense(t));
+  }
+  for (const at::Tensor& g : variant.grad_outputs) {
+    out.grad_outputs.push_back(dense(g));
+  }
+  return out;
+}
+
+std::optional<StorageChange> CheckStorages(
+    const CaseTensors& tensors, const std::set<std::string>& written) {
+  for (const StorageGroup& group : tensors.groups) {
+    const std::vector<uint8_t> after = ReadStorageBytes(group.storage);
+    const int64_t element_size = group.storage.element_size();
+    std::vector<bool> may_change(after.size() / element_size, false);
+    bool holds_written = false;
+    for (size_t i = 0; i < group.specs.size(); ++i) {
+      if (written.count(group.args[i]) == 0) continue;
+      holds_written = true;
+      for (int64_t index : ComputeStorageIndices(group.specs[i].layout)) {
+        may_change[index] = true;
+      }
+    }
+    for (size_t e = 0; e < may_change.size(); ++e) {
+      if (may_change[e] || std::memcmp(after.data() + e * element_size,
+                                       group.before.data() + e * element_size,
+                                       element_size) == 0) {
+        continue;
+      }
+      const int64_t index = static_cast<int64_t>(e);
+      StorageChange change;
+      change.verdict =
+          holds_written ? Verdict::kOutsideWrite : Verdict::kInputModified;
+      change.where =
+          absl::StrCat("storage of ", absl::StrJoin(group.args, ", "));
+      change.detail = absl::StrCat(
+          "storage[", index, "], ", ElementRole(group, index),
+          ", changed from ", ElementValue(group.storage, group.before, index),
+          " to ", ElementValue(group.storage, after, index));
+      return change;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace dpfuzz

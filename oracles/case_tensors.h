@@ -1,0 +1,69 @@
+// CaseTensors: the tensors of one run of a case, and the storages under
+// them.
+//
+// MaterializeVariant builds every tensor argument with the layout its spec
+// gives (arguments named in Case::aliases share their base's storage), and
+// snapshots each storage so that CheckStorages can later tell exactly which
+// elements the op changed. MaterializeBaseline builds the contiguous
+// baseline: each argument dense, in a storage of its own, holding the
+// logical values the variant's tensor holds before the op runs (for
+// overlapping or aliased layouts these are the values read back, not the
+// recipe's).
+//
+//   absl::StatusOr<CaseTensors> variant = MaterializeVariant(c);
+//   CaseTensors baseline = MaterializeBaseline(c, *variant);
+//   ... run the op on both ...
+//   std::optional<StorageChange> change = CheckStorages(*variant, {"out"});
+
+#ifndef DPFUZZ_ORACLES_CASE_TENSORS_H_
+#define DPFUZZ_ORACLES_CASE_TENSORS_H_
+
+#include <ATen/ATen.h>
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "generators/case.h"
+#include "oracles/invoke.h"
+#include "oracles/verdict.h"
+
+namespace dpfuzz {
+
+// One storage and the argument views over it.
+struct StorageGroup {
+  at::Tensor storage;
+  std::vector<std::string> args;  // Argument names (a Tensor[] element is
+                                  // "name[i]").
+  std::vector<TensorSpec> specs;  // Their specs, in the same order.
+  std::vector<uint8_t> before;    // Storage bytes before the op.
+};
+
+struct CaseTensors {
+  NamedTensors args;
+  std::vector<at::Tensor> grad_outputs;
+  std::vector<StorageGroup> groups;
+};
+
+absl::StatusOr<CaseTensors> MaterializeVariant(const Case& c);
+
+CaseTensors MaterializeBaseline(const Case& c, const CaseTensors& variant);
+
+// An element of a storage that changed where it must not have.
+struct StorageChange {
+  Verdict verdict;     // kOutsideWrite when the storage holds a written
+                       // argument, else kInputModified.
+  std::string where;   // "storage of mask"
+  std::string detail;  // "storage[5], a gap, changed from nan to 0"
+};
+
+// Compares each storage with its snapshot. Elements addressed by an
+// argument in `written` may change; any other change is reported.
+std::optional<StorageChange> CheckStorages(
+    const CaseTensors& tensors, const std::set<std::string>& written);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_ORACLES_CASE_TENSORS_H_

@@ -1,0 +1,146 @@
+#include "oracles/rules.h"
+
+#include "absl/strings/str_cat.h"
+#include "generators/aten_bridge.h"
+#include "generators/geometry.h"
+
+namespace dpfuzz {
+namespace {
+
+// Values of `self` that `indices` select along `dim` (flattened when the
+// case has no dim).
+at::Tensor Selected(const at::Tensor& self, const at::Tensor& indices,
+                    const Case& c) {
+  const Argument* dim_arg = FindArgument(c, "dim");
+  const int64_t* dim =
+      dim_arg ? std::get_if<int64_t>(&dim_arg->value) : nullptr;
+  if (dim == nullptr || self.dim() == 0) {
+    return self.detach().reshape({-1}).take(indices.reshape({-1}));
+  }
+  const int64_t d = c10::maybe_wrap_dim(*dim, self.dim());
+  at::Tensor idx = indices;
+  if (idx.dim() < self.dim()) idx = idx.unsqueeze(d);  // keepdim=False
+  return self.detach().gather(d, idx);
+}
+
+// The memory format value of `op`'s memory_format argument in this case:
+// nullopt when the op has none; Preserve also stands for None.
+std::optional<at::MemoryFormat> MemoryFormatArgument(
+    const Case& c, const c10::OperatorHandle& op) {
+  for (const c10::Argument& arg : op.schema().arguments()) {
+    if (arg.name() != "memory_format") continue;
+    if (const Argument* given = FindArgument(c, "memory_format")) {
+      const auto* name = std::get_if<std::string>(&given->value);
+      if (name == nullptr || *name == "preserve_format")
+        return at::MemoryFormat::Preserve;
+      if (*name == "channels_last") return at::MemoryFormat::ChannelsLast;
+      if (*name == "channels_last_3d") return at::MemoryFormat::ChannelsLast3d;
+      return at::MemoryFormat::Contiguous;
+    }
+    if (arg.default_value().has_value() && arg.default_value()->isInt()) {
+      return static_cast<at::MemoryFormat>(arg.default_value()->toInt());
+    }
+    return at::MemoryFormat::Preserve;
+  }
+  return std::nullopt;
+}
+
+// Strides of the dims of size > 1 (the only strides c10 looks at).
+std::vector<int64_t> SignificantStrides(const at::Tensor& t) {
+  std::vector<int64_t> out;
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    if (t.size(d) > 1) out.push_back(t.stride(d));
+  }
+  return out;
+}
+
+bool SharesStorage(const at::Tensor& output, const NamedTensors& inputs) {
+  for (const auto& [name, tensors] : inputs) {
+    for (const at::Tensor& t : tensors) {
+      if (t.defined() && t.has_storage() && output.is_alias_of(t)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<Difference> CompareOutput(const OpSpec& spec, const Case& c,
+                                        const at::Tensor& self,
+                                        const at::Tensor& expected,
+                                        const at::Tensor& actual,
+                                        const at::Tensor& reference) {
+  if ((spec.rules & kRuleNondeterministic) &&
+      expected.sizes() == actual.sizes() &&
+      expected.scalar_type() == actual.scalar_type()) {
+    return std::nullopt;  // Values may differ; shape and dtype agree.
+  }
+  const bool index_output =
+      expected.scalar_type() == at::kLong && actual.scalar_type() == at::kLong;
+  if ((spec.rules & kRuleTiedIndices) && index_output && self.defined() &&
+      expected.sizes() == actual.sizes()) {
+    return CompareValues(Selected(self, ReadDense(expected), c),
+                         Selected(self, ReadDense(actual), c),
+                         Comparison::kExact);
+  }
+  return CompareValues(expected, actual, spec.comparison, reference);
+}
+
+bool RejectionAllowed(const Case& c) { return !c.aliases.empty(); }
+
+std::optional<std::string> CheckLayoutPromises(
+    const OpSpec& spec, const Case& c, const c10::OperatorHandle& op,
+    const NamedTensors& inputs, const std::vector<at::Tensor>& outputs) {
+  if (outputs.empty()) return std::nullopt;
+  const at::Tensor& out = outputs.front();
+  if (!out.defined() || SharesStorage(out, inputs)) return std::nullopt;
+  const auto self = inputs.find("self");
+  const std::optional<at::MemoryFormat> format = MemoryFormatArgument(c, op);
+  if (format.has_value() && *format != at::MemoryFormat::Preserve) {
+    if (!out.is_contiguous(*format)) {
+      return absl::StrCat("memory_format=", c10::str(*format),
+                          " but the result ", c10::str(out.sizes()), "@",
+                          c10::str(out.strides()), " is not contiguous in it");
+    }
+  } else if (format.has_value() && self != inputs.end() &&
+             self->second.size() == 1) {
+    const at::Tensor& in = self->second.front();
+    if (in.sizes() != out.sizes()) return std::nullopt;
+    if (in.is_non_overlapping_and_dense()) {
+      if (SignificantStrides(in) != SignificantStrides(out)) {
+        return absl::StrCat("preserve_format on a dense input ",
+                            c10::str(in.strides()), " returned strides ",
+                            c10::str(out.strides()));
+      }
+    } else if (!out.is_contiguous(in.suggest_memory_format())) {
+      return absl::StrCat("preserve_format on a non-dense input suggesting ",
+                          c10::str(in.suggest_memory_format()),
+                          " returned strides ", c10::str(out.strides()));
+    }
+  }
+  if (spec.rules & kRulePropagatesStrides) {
+    const at::Tensor* first = nullptr;
+    for (const auto& [name, tensors] : inputs) {
+      for (const at::Tensor& t : tensors) {
+        if (!t.defined()) continue;
+        if (!t.is_non_overlapping_and_dense() || t.sizes() != out.sizes()) {
+          return std::nullopt;
+        }
+        if (first != nullptr &&
+            SignificantStrides(*first) != SignificantStrides(t)) {
+          return std::nullopt;
+        }
+        first = &t;
+      }
+    }
+    if (first != nullptr &&
+        SignificantStrides(*first) != SignificantStrides(out)) {
+      return absl::StrCat(
+          "dense inputs with strides ", c10::str(first->strides()),
+          " gave an output with strides ", c10::str(out.strides()));
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace dpfuzz

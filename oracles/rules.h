@@ -1,0 +1,64 @@
+// The rule table: what PyTorch leaves undefined or promises about layouts.
+//
+// Note [Rule table]
+// dpfuzz reports only behaviour PyTorch defines. What it leaves undefined is
+// kept out in two ways. Some of it is never generated: written tensors
+// (out=, in-place self) never overlap themselves, and index tensors of ops
+// whose duplicate writes race (scatter, index_put, index_copy) have no
+// duplicates (generators/op_args.h, Indices(..., unique)). The rest is
+// judged here:
+//  - ties (kRuleTiedIndices): index outputs of argmax/sort/topk/kthvalue/
+//    median are compared by the values of `self` they select along `dim`;
+//  - nondeterminism (kRuleNondeterministic): only shapes, dtypes and errors
+//    are compared;
+//  - aliasing (Case::aliases): PyTorch may reject a call whose output
+//    shares memory with an input; a rejection there is not a finding, a
+//    wrong answer is.
+// What PyTorch promises about layouts is checked as layout_contract:
+//  - an op with a memory_format argument returns a tensor contiguous in that
+//    format, or for preserve_format (and None) the layout empty_like would
+//    give: self's strides when self is non-overlapping and dense, else
+//    contiguous in self's suggested format;
+//  - a TensorIterator op (kRulePropagatesStrides) whose tensor inputs are
+//    all non-overlapping and dense with one and the same geometry returns
+//    that geometry.
+
+#ifndef DPFUZZ_ORACLES_RULES_H_
+#define DPFUZZ_ORACLES_RULES_H_
+
+#include <ATen/ATen.h>
+#include <ATen/core/dispatch/Dispatcher.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "generators/case.h"
+#include "generators/op_spec.h"
+#include "oracles/compare.h"
+#include "oracles/invoke.h"
+
+namespace dpfuzz {
+
+// Compares output `index` of a run with the baseline's, applying the tie
+// and nondeterminism rules of `spec`. `self` is the baseline's self (for
+// ties), `reference` an optional float64 result.
+std::optional<Difference> CompareOutput(const OpSpec& spec, const Case& c,
+                                        const at::Tensor& self,
+                                        const at::Tensor& expected,
+                                        const at::Tensor& actual,
+                                        const at::Tensor& reference);
+
+// True when the variant may raise where the baseline does not: the case
+// makes an output share memory with an input.
+bool RejectionAllowed(const Case& c);
+
+// What the functional call of `op` broke of PyTorch's layout promises for
+// these (variant) inputs and outputs, or nothing.
+std::optional<std::string> CheckLayoutPromises(
+    const OpSpec& spec, const Case& c, const c10::OperatorHandle& op,
+    const NamedTensors& inputs, const std::vector<at::Tensor>& outputs);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_ORACLES_RULES_H_

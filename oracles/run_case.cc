@@ -1,0 +1,290 @@
+#include "oracles/run_case.h"
+
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
+#include "generators/aten_bridge.h"
+#include "oracles/backward.h"
+#include "oracles/case_tensors.h"
+#include "oracles/compare.h"
+#include "oracles/invoke.h"
+#include "oracles/rules.h"
+
+namespace dpfuzz {
+namespace {
+
+// The results a run is judged by: the written arguments for out= and
+// in-place calls (their values after the call), else the returned tensors.
+struct Results {
+  std::vector<at::Tensor> tensors;
+  std::vector<std::string> names;
+};
+
+Results ResultsOf(const CallResult& call, const NamedTensors& args,
+                  const std::vector<std::string>& written) {
+  Results r;
+  if (written.empty()) {
+    for (size_t i = 0; i < call.outputs.size(); ++i) {
+      r.tensors.push_back(call.outputs[i]);
+      r.names.push_back(absl::StrCat("output ", i));
+    }
+    return r;
+  }
+  for (const std::string& name : written) {
+    for (const at::Tensor& t : args.at(name)) {
+      r.tensors.push_back(t);
+      r.names.push_back(name);
+    }
+  }
+  return r;
+}
+
+CaseOutcome Finding(Verdict verdict, Evidence evidence) {
+  return CaseOutcome{verdict, std::move(evidence)};
+}
+
+CaseOutcome FromDifference(Verdict verdict, const std::string& where,
+                           const Difference& d) {
+  return Finding(verdict, Evidence{where, d.detail, d.index, d.expected,
+                                   d.actual, d.max_error, ""});
+}
+
+// Judges the errors of two calls; nothing when both returned normally.
+std::optional<CaseOutcome> JudgeErrors(const CallResult& baseline,
+                                       const CallResult& variant, const Case& c,
+                                       const char* stage) {
+  for (const auto& [call, side] :
+       {std::pair{&baseline, "baseline"}, std::pair{&variant, "variant"}}) {
+    if (call->outcome == CallOutcome::kInternalAssert) {
+      return Finding(Verdict::kInternalAssert,
+                     Evidence{absl::StrCat(side, " ", stage),
+                              absl::StrCat("the ", side, " ", stage,
+                                           " hit an internal assert"),
+                              "", "", "", 0, call->error});
+    }
+  }
+  const bool b_ok = baseline.outcome == CallOutcome::kOk;
+  const bool v_ok = variant.outcome == CallOutcome::kOk;
+  if (b_ok && v_ok) return std::nullopt;
+  if (!b_ok && !v_ok) return Finding(Verdict::kBothRejected, {});
+  if (!v_ok && RejectionAllowed(c)) return Finding(Verdict::kAgree, {});
+  const CallResult& raised = v_ok ? baseline : variant;
+  return Finding(
+      Verdict::kRejectionMismatch,
+      Evidence{
+          absl::StrCat(v_ok ? "baseline " : "variant ", stage),
+          absl::StrCat("the ", v_ok ? "contiguous baseline" : "strided variant",
+                       " raised in ", stage, " and the other did not"),
+          "", "", "", 0, raised.error});
+}
+
+// The op on float64 copies of the baseline's floating inputs: the reference
+// that widens tolerances (oracles/compare.h). Empty when not applicable.
+std::vector<at::Tensor> Reference(const OpSpec& spec,
+                                  const c10::OperatorHandle& op, const Case& c,
+                                  const NamedTensors& baseline,
+                                  const std::vector<std::string>& written) {
+  if (spec.comparison != Comparison::kTolerance) return {};
+  at::NoGradGuard no_grad;
+  NamedTensors wide;
+  bool any_floating = false;
+  for (const auto& [name, tensors] : baseline) {
+    for (const at::Tensor& t : tensors) {
+      at::Tensor w = t.detach();
+      if (t.is_floating_point() || t.is_complex()) {
+        any_floating = true;
+        w = w.to(t.is_complex() ? at::kComplexDouble : at::kDouble);
+      }
+      wide[name].push_back(w.clone());
+    }
+  }
+  if (!any_floating) return {};
+  absl::StatusOr<CallResult> r = Invoke(op, c, wide);
+  if (!r.ok() || r->outcome != CallOutcome::kOk) return {};
+  return ResultsOf(*r, wide, written).tensors;
+}
+
+std::optional<CaseOutcome> CompareResults(
+    const OpSpec& spec, const Case& c, const Results& b, const Results& v,
+    const std::vector<at::Tensor>& reference, const at::Tensor& self) {
+  if (b.tensors.size() != v.tensors.size()) {
+    return Finding(
+        Verdict::kMismatch,
+        Evidence{"outputs",
+                 absl::StrCat("the variant returned ", v.tensors.size(),
+                              " tensors, the baseline ", b.tensors.size()),
+                 "", "", "", 0, ""});
+  }
+  for (size_t i = 0; i < b.tensors.size(); ++i) {
+    const at::Tensor ref =
+        i < reference.size() && reference[i].sizes() == b.tensors[i].sizes()
+            ? reference[i]
+            : at::Tensor();
+    if (std::optional<Difference> d =
+            CompareOutput(spec, c, self, b.tensors[i], v.tensors[i], ref)) {
+      return FromDifference(d->verdict, v.names[i], *d);
+    }
+  }
+  return std::nullopt;
+}
+
+// out= must write into the tensors it was given, keeping their geometry
+// when their sizes were already right, and return them.
+std::optional<CaseOutcome> CheckOutArguments(
+    const Case& c, const CaseTensors& variant, const CallResult& call,
+    const std::vector<std::string>& written,
+    const std::vector<void*>& pointers_before) {
+  size_t k = 0;
+  for (const std::string& name : written) {
+    const Argument* arg = FindArgument(c, name);
+    const auto* spec = arg ? std::get_if<TensorSpec>(&arg->value) : nullptr;
+    const at::Tensor& t = variant.args.at(name).front();
+    if (spec != nullptr &&
+        (LayoutOf(t) != spec->layout || t.data_ptr() != pointers_before[k])) {
+      return Finding(
+          Verdict::kLayoutContract,
+          Evidence{
+              name,
+              absl::StrCat(
+                  "out= tensor ", LayoutToString(spec->layout),
+                  " of the right size came back as ",
+                  LayoutToString(LayoutOf(t)),
+                  t.data_ptr() != pointers_before[k] ? " in new memory" : ""),
+              "", "", "", 0, ""});
+    }
+    if (k < call.outputs.size() && !call.outputs[k].is_same(t)) {
+      return Finding(
+          Verdict::kLayoutContract,
+          Evidence{name, "out= call returned a tensor other than its out", "",
+                   "", "", 0, ""});
+    }
+    ++k;
+  }
+  return std::nullopt;
+}
+
+std::vector<at::Tensor> GradInputs(const NamedTensors& args) {
+  std::vector<at::Tensor> inputs;
+  for (const auto& [name, tensors] : args) {
+    for (const at::Tensor& t : tensors) {
+      if (t.defined() && t.requires_grad()) inputs.push_back(t);
+    }
+  }
+  return inputs;
+}
+
+std::vector<std::string> GradInputNames(const NamedTensors& args) {
+  std::vector<std::string> names;
+  for (const auto& [name, tensors] : args) {
+    for (const at::Tensor& t : tensors) {
+      if (t.defined() && t.requires_grad())
+        names.push_back(absl::StrCat("grad of ", name));
+    }
+  }
+  return names;
+}
+
+std::optional<CaseOutcome> CheckBackward(const Case& c,
+                                         const CaseTensors& baseline,
+                                         const CaseTensors& variant,
+                                         const CallResult& b,
+                                         const CallResult& v) {
+  const CallResult gb =
+      RunBackward(b.outputs, GradInputs(baseline.args), baseline.grad_outputs);
+  const CallResult gv =
+      RunBackward(v.outputs, GradInputs(variant.args), variant.grad_outputs);
+  if (std::optional<CaseOutcome> errors = JudgeErrors(gb, gv, c, "backward")) {
+    if (errors->verdict == Verdict::kBothRejected) return std::nullopt;
+    return errors;
+  }
+  const std::vector<std::string> names = GradInputNames(variant.args);
+  for (size_t i = 0; i < gb.outputs.size() && i < gv.outputs.size(); ++i) {
+    if (std::optional<Difference> d = CompareValues(
+            gb.outputs[i], gv.outputs[i], Comparison::kTolerance)) {
+      return FromDifference(Verdict::kGradMismatch, names[i], *d);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+absl::StatusOr<c10::OperatorHandle> OperatorFor(const OpSpec& spec,
+                                                Variant variant) {
+  switch (variant) {
+    case Variant::kOut:
+      if (spec.out_overload.empty()) break;
+      return FindOperator(spec.op, spec.out_overload);
+    case Variant::kInplace:
+      if (!spec.has_inplace) break;
+      return FindOperator(spec.op + "_", spec.overload);
+    default:
+      return FindOperator(spec.op, spec.overload);
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat(spec.op, " has no ", VariantName(variant),
+                   " variant in dpfuzz's registry"));
+}
+
+absl::StatusOr<CaseOutcome> RunCase(const OpSpec& spec, const Case& c) {
+  DPFUZZ_ASSIGN_OR_RETURN(c10::OperatorHandle op, OperatorFor(spec, c.variant));
+  DPFUZZ_ASSIGN_OR_RETURN(CaseTensors variant, MaterializeVariant(c));
+  CaseTensors baseline = MaterializeBaseline(c, variant);
+  const std::vector<std::string> written = WrittenArguments(op);
+  std::vector<void*> pointers_before;
+  for (const std::string& name : written) {
+    const auto it = variant.args.find(name);
+    if (it == variant.args.end() || it->second.size() != 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "case for ", QualifiedOpName(c), " ", VariantName(c.variant),
+          " has no tensor argument \"", name, "\" for the schema to write"));
+    }
+    pointers_before.push_back(it->second.front().data_ptr());
+  }
+
+  DPFUZZ_ASSIGN_OR_RETURN(CallResult b, Invoke(op, c, baseline.args));
+  DPFUZZ_ASSIGN_OR_RETURN(CallResult v, Invoke(op, c, variant.args));
+  if (std::optional<CaseOutcome> errors = JudgeErrors(b, v, c, "forward")) {
+    return *errors;
+  }
+  if (std::optional<StorageChange> change = CheckStorages(
+          variant, std::set<std::string>(written.begin(), written.end()))) {
+    return Finding(change->verdict,
+                   Evidence{change->where, change->detail, "", "", "", 0, ""});
+  }
+  const auto self = baseline.args.find("self");
+  const at::Tensor baseline_self =
+      self != baseline.args.end() && self->second.size() == 1
+          ? self->second.front()
+          : at::Tensor();
+  if (std::optional<CaseOutcome> diff = CompareResults(
+          spec, c, ResultsOf(b, baseline.args, written),
+          ResultsOf(v, variant.args, written),
+          Reference(spec, op, c, baseline.args, written), baseline_self)) {
+    return *diff;
+  }
+  if (c.variant == Variant::kOut) {
+    if (std::optional<CaseOutcome> out =
+            CheckOutArguments(c, variant, v, written, pointers_before)) {
+      return *out;
+    }
+  } else if (written.empty()) {
+    if (std::optional<std::string> broken =
+            CheckLayoutPromises(spec, c, op, variant.args, v.outputs)) {
+      return Finding(Verdict::kLayoutContract,
+                     Evidence{"output 0", *broken, "", "", "", 0, ""});
+    }
+  }
+  if (!c.grad_outputs.empty() && written.empty()) {
+    if (std::optional<CaseOutcome> grad =
+            CheckBackward(c, baseline, variant, b, v)) {
+      return *grad;
+    }
+  }
+  return CaseOutcome{};
+}
+
+}  // namespace dpfuzz

@@ -1,0 +1,56 @@
+// RunCase: one case through every oracle.
+//
+// The case's layouts (the variant) and a contiguous baseline holding the
+// same logical values both run the case's schema (functional, out= or
+// in-place); then, in order of severity, the oracles look for an internal
+// assert, a rejection by one side only, a write outside a written view or
+// a change to an input (gaps included), NaNs or values the baseline does
+// not have, a broken layout promise, and, when the case has grad_outputs,
+// the same for backward. The first one found is the verdict.
+//
+//   absl::StatusOr<CaseOutcome> o = RunCase(*FindCuratedOp("masked_select"),
+//   c); if (o.ok() && IsFinding(o->verdict)) ...  o->evidence.detail ...
+//
+// An error status means the case does not fit the op (a malformed case
+// file, a dpfuzz bug, a device that is not there), never that the op
+// misbehaved.
+
+#ifndef DPFUZZ_ORACLES_RUN_CASE_H_
+#define DPFUZZ_ORACLES_RUN_CASE_H_
+
+#include <ATen/core/dispatch/Dispatcher.h>
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "generators/case.h"
+#include "generators/op_spec.h"
+#include "oracles/verdict.h"
+
+namespace dpfuzz {
+
+struct Evidence {
+  std::string where;     // "output 0", "out", "grad of self", "storage of mask"
+  std::string detail;    // One line for people.
+  std::string index;     // First differing element, "[1, 0]".
+  std::string expected;  // Baseline's value there.
+  std::string actual;    // Variant's value there.
+  double max_error = 0;
+  std::string error;  // The error message, for rejections and asserts.
+};
+
+struct CaseOutcome {
+  Verdict verdict = Verdict::kAgree;
+  Evidence evidence;
+};
+
+absl::StatusOr<CaseOutcome> RunCase(const OpSpec& spec, const Case& c);
+
+// The schema a case's variant calls: aten::add.Tensor, aten::add.out or
+// aten::add_.Tensor for the add spec.
+absl::StatusOr<c10::OperatorHandle> OperatorFor(const OpSpec& spec,
+                                                Variant variant);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_ORACLES_RUN_CASE_H_

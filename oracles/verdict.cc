@@ -1,0 +1,61 @@
+#include "oracles/verdict.h"
+
+#include <array>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace dpfuzz {
+namespace {
+
+constexpr std::array<std::pair<Verdict, absl::string_view>, 10> kNames = {{
+    {Verdict::kAgree, "agree"},
+    {Verdict::kBothRejected, "both_rejected"},
+    {Verdict::kMismatch, "mismatch"},
+    {Verdict::kNanIntroduced, "nan_introduced"},
+    {Verdict::kRejectionMismatch, "rejection_mismatch"},
+    {Verdict::kInternalAssert, "internal_assert"},
+    {Verdict::kInputModified, "input_modified"},
+    {Verdict::kOutsideWrite, "outside_write"},
+    {Verdict::kGradMismatch, "grad_mismatch"},
+    {Verdict::kLayoutContract, "layout_contract"},
+}};
+
+}  // namespace
+
+const std::vector<Verdict>& AllVerdicts() {
+  static const auto* all = [] {
+    auto* v = new std::vector<Verdict>;
+    for (const auto& [verdict, name] : kNames) v->push_back(verdict);
+    return v;
+  }();
+  return *all;
+}
+
+absl::string_view VerdictName(Verdict verdict) {
+  return kNames[static_cast<size_t>(verdict)].second;
+}
+
+absl::StatusOr<Verdict> ParseVerdict(absl::string_view name) {
+  std::vector<absl::string_view> names;
+  for (const auto& [verdict, verdict_name] : kNames) {
+    if (verdict_name == name) return verdict;
+    names.push_back(verdict_name);
+  }
+  return absl::InvalidArgumentError(absl::StrCat("unknown verdict \"", name,
+                                                 "\"; expected one of ",
+                                                 absl::StrJoin(names, ", ")));
+}
+
+bool IsFinding(Verdict verdict) {
+  return verdict != Verdict::kAgree && verdict != Verdict::kBothRejected;
+}
+
+std::ostream& operator<<(std::ostream& os, Verdict verdict) {
+  return os << VerdictName(verdict);
+}
+
+}  // namespace dpfuzz

@@ -1,0 +1,49 @@
+// Verdict: what the oracles concluded about one case, richer than a bool.
+//
+// The names (VerdictName) are the ones written in finding files and counted
+// in summaries; they are part of dpfuzz's interface. kAgree and
+// kBothRejected are not findings; every other verdict is.
+//
+//   IsFinding(Verdict::kMismatch)       -> true
+//   VerdictName(Verdict::kOutsideWrite) -> "outside_write"
+
+#ifndef DPFUZZ_ORACLES_VERDICT_H_
+#define DPFUZZ_ORACLES_VERDICT_H_
+
+#include <cstdint>
+#include <ostream>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace dpfuzz {
+
+enum class Verdict : uint8_t {
+  kAgree,              // "agree": every layout gave the baseline's answer.
+  kBothRejected,       // "both_rejected": every layout raised an error.
+  kMismatch,           // "mismatch": values differ.
+  kNanIntroduced,      // "nan_introduced": NaN where the baseline has none.
+  kRejectionMismatch,  // "rejection_mismatch": one layout raised, one not.
+  kInternalAssert,     // "internal_assert": INTERNAL ASSERT FAILED.
+  kInputModified,      // "input_modified": an input or its gaps changed.
+  kOutsideWrite,       // "outside_write": a write outside the written view.
+  kGradMismatch,       // "grad_mismatch": gradients differ.
+  kLayoutContract,     // "layout_contract": out= or memory-format promise
+                       // broken.
+};
+
+// Every verdict, in declaration order.
+const std::vector<Verdict>& AllVerdicts();
+
+absl::string_view VerdictName(Verdict verdict);
+absl::StatusOr<Verdict> ParseVerdict(absl::string_view name);
+
+// False for kAgree and kBothRejected.
+bool IsFinding(Verdict verdict);
+
+std::ostream& operator<<(std::ostream& os, Verdict verdict);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_ORACLES_VERDICT_H_
