@@ -1,0 +1,135 @@
+// Deliberately broken operators, for tests only.
+//
+// Each op in the `planted` namespace mishandles one aspect of layout the way
+// real kernels have: it ignores strides, offsets, channels_last, a strided
+// grad_output or its out= tensor. dpfuzz must find each one, with the
+// verdict named beside it; the `good_*` ops are correct and must never be
+// reported. Built as a shared library of its own (dpfuzz_planted_ops) so
+// that the product never contains it.
+
+#include <ATen/ATen.h>
+#include <ATen/native/Resize.h>
+#include <torch/csrc/autograd/custom_function.h>
+#include <torch/library.h>
+
+namespace {
+
+// mismatch: fills its channels_last-preserving result in NCHW order.
+at::Tensor ClScramble(const at::Tensor& self) {
+  at::Tensor dense = self.contiguous();
+  at::Tensor out = at::empty_like(self);  // Preserves channels_last...
+  // ...but is filled as if it were row-major.
+  std::memcpy(out.data_ptr(), dense.data_ptr(), dense.nbytes());
+  return out;
+}
+
+// nan_introduced: negates element i of data_ptr()[i], ignoring strides.
+at::Tensor FlatNeg(const at::Tensor& self) {
+  TORCH_CHECK(self.scalar_type() == at::kFloat, "flat_neg: float only");
+  at::Tensor out = at::empty(self.sizes(), self.options());
+  const float* in = self.data_ptr<float>();
+  float* o = out.data_ptr<float>();
+  for (int64_t i = 0; i < self.numel(); ++i) o[i] = -in[i];
+  return out;
+}
+
+// rejection_mismatch: refuses what it could handle.
+at::Tensor PickyNeg(const at::Tensor& self) {
+  TORCH_CHECK(self.is_contiguous(), "picky_neg: expected a contiguous tensor");
+  return at::neg(self);
+}
+
+// internal_assert: asserts something callers never promised.
+at::Tensor AssertingNeg(const at::Tensor& self) {
+  TORCH_INTERNAL_ASSERT(self.storage_offset() == 0, "asserting_neg: offset");
+  return at::neg(self);
+}
+
+// input_modified: "normalizes" a non-contiguous input in place.
+at::Tensor SneakyNeg(const at::Tensor& self) {
+  if (!self.is_contiguous() && self.numel() > 0) {
+    at::NoGradGuard no_grad;
+    const_cast<at::Tensor&>(self).zero_();
+  }
+  return at::neg(self);
+}
+
+// outside_write: in place, walks numel() elements from data_ptr() as if
+// the view were dense, so a strided self has its gaps overwritten.
+at::Tensor& FlatFillOne(at::Tensor& self) {
+  TORCH_CHECK(self.scalar_type() == at::kFloat, "flat_fill_one_: float only");
+  float* p = self.data_ptr<float>();
+  for (int64_t i = 0; i < self.numel(); ++i) p[i] = 1.0f;
+  return self;
+}
+
+// layout_contract: out= that always hands back fresh memory.
+at::Tensor& ReallocNegOut(const at::Tensor& self, at::Tensor& out) {
+  out.set_(at::neg(self));
+  return out;
+}
+
+// grad_mismatch: correct forward (2x); backward reads grad_output as if
+// it were contiguous.
+class BadGradDouble : public torch::autograd::Function<BadGradDouble> {
+ public:
+  static at::Tensor forward(torch::autograd::AutogradContext*,
+                            const at::Tensor& x) {
+    return x * 2;
+  }
+  static torch::autograd::variable_list backward(
+      torch::autograd::AutogradContext*, torch::autograd::variable_list grads) {
+    const at::Tensor& g = grads[0];
+    at::Tensor out = at::empty(g.sizes(), g.options());
+    const int64_t extent =
+        g.numel() == 0 ? 0 : g.storage().nbytes() / g.element_size();
+    if (g.scalar_type() == at::kFloat && g.numel() > 0) {
+      const float* in = static_cast<const float*>(g.storage().data());
+      float* o = out.data_ptr<float>();
+      for (int64_t i = 0; i < g.numel(); ++i) o[i] = 2 * in[i % extent];
+    } else {
+      out = g * 2;
+    }
+    return {out};
+  }
+};
+
+at::Tensor BadGradDoubleOp(const at::Tensor& x) {
+  return BadGradDouble::apply(x);
+}
+
+// Correct ops: never reported.
+at::Tensor GoodNeg(const at::Tensor& self) { return at::neg(self); }
+
+// Computes before writing, so it is right even when out shares memory with
+// self (at::neg_out is not: TensorIterator cannot rule out every overlap).
+at::Tensor& GoodNegOut(const at::Tensor& self, at::Tensor& out) {
+  const at::Tensor result = at::neg(self);
+  at::native::resize_output(out, result.sizes());
+  return out.copy_(result);
+}
+
+at::Tensor& GoodNegInplace(at::Tensor& self) { return self.neg_(); }
+
+}  // namespace
+
+TORCH_LIBRARY(planted, m) {
+  m.def("cl_scramble(Tensor self) -> Tensor", ClScramble);
+  m.def("flat_neg(Tensor self) -> Tensor", FlatNeg);
+  m.def("picky_neg(Tensor self) -> Tensor", PickyNeg);
+  m.def("asserting_neg(Tensor self) -> Tensor", AssertingNeg);
+  m.def("sneaky_neg(Tensor self) -> Tensor", SneakyNeg);
+  m.def("flat_fill_one(Tensor self) -> Tensor",
+        [](const at::Tensor& self) { return at::ones_like(self); });
+  m.def("flat_fill_one_(Tensor(a!) self) -> Tensor(a!)", FlatFillOne);
+  m.def("realloc_neg(Tensor self) -> Tensor", GoodNeg);
+  m.def("realloc_neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+        ReallocNegOut);
+  m.def("bad_grad_double(Tensor self) -> Tensor");
+  m.impl("bad_grad_double", c10::DispatchKey::CompositeImplicitAutograd,
+         TORCH_FN(BadGradDoubleOp));
+  m.def("good_neg(Tensor self) -> Tensor", GoodNeg);
+  m.def("good_neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+        GoodNegOut);
+  m.def("good_neg_(Tensor(a!) self) -> Tensor(a!)", GoodNegInplace);
+}

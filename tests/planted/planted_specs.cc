@@ -1,0 +1,53 @@
+#include "tests/planted/planted_specs.h"
+
+#include <string>
+
+#include "generators/op_args.h"
+
+namespace dpfuzz {
+namespace {
+
+// A unary op on one float tensor of rank min_rank..4.
+PlantedOp Unary(const std::string& name, Verdict expected, int min_rank = 0) {
+  OpSpec spec;
+  spec.op = "planted::" + name;
+  spec.family = "planted";
+  spec.dtypes = {DType::kFloat32};
+  spec.make_args = [min_rank](Rng& rng, DType dtype) {
+    return std::vector<Argument>{Arg(
+        "self", Values(RandomShape(rng, min_rank, 4, 4, false), dtype, rng))};
+  };
+  return PlantedOp{spec, expected};
+}
+
+}  // namespace
+
+const std::vector<PlantedOp>& PlantedOps() {
+  static const auto* ops = [] {
+    auto* v = new std::vector<PlantedOp>;
+    v->push_back(Unary("cl_scramble", Verdict::kMismatch, 4));
+    v->push_back(Unary("flat_neg", Verdict::kNanIntroduced));
+    v->push_back(Unary("picky_neg", Verdict::kRejectionMismatch));
+    v->push_back(Unary("asserting_neg", Verdict::kInternalAssert));
+    v->push_back(Unary("sneaky_neg", Verdict::kInputModified));
+    PlantedOp fill = Unary("flat_fill_one", Verdict::kOutsideWrite);
+    fill.spec.has_inplace = true;
+    v->push_back(fill);
+    PlantedOp realloc = Unary("realloc_neg", Verdict::kLayoutContract);
+    realloc.spec.out_overload = "out";
+    v->push_back(realloc);
+    PlantedOp grad = Unary("bad_grad_double", Verdict::kGradMismatch);
+    grad.spec.differentiable = true;
+    grad.spec.comparison = Comparison::kTolerance;
+    v->push_back(grad);
+    PlantedOp good = Unary("good_neg", Verdict::kAgree);
+    good.spec.out_overload = "out";
+    good.spec.has_inplace = true;
+    good.spec.rules = kRulePropagatesStrides;
+    v->push_back(good);
+    return v;
+  }();
+  return *ops;
+}
+
+}  // namespace dpfuzz

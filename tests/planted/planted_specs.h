@@ -1,0 +1,23 @@
+// OpSpecs for the planted ops of planted_ops.cc, with the verdict each one
+// must produce (kAgree for the correct ones). Test code only.
+
+#ifndef DPFUZZ_TESTS_PLANTED_PLANTED_SPECS_H_
+#define DPFUZZ_TESTS_PLANTED_PLANTED_SPECS_H_
+
+#include <vector>
+
+#include "generators/op_spec.h"
+#include "oracles/verdict.h"
+
+namespace dpfuzz {
+
+struct PlantedOp {
+  OpSpec spec;
+  Verdict expected;  // The verdict dpfuzz must reach; kAgree: never a finding.
+};
+
+const std::vector<PlantedOp>& PlantedOps();
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_TESTS_PLANTED_PLANTED_SPECS_H_
