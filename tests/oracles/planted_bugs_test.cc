@@ -50,11 +50,18 @@ Tally Fuzz(const OpSpec& spec, int max_cases, uint64_t seed,
   return tally;
 }
 
+std::vector<PlantedOp> BuggyOps() {
+  std::vector<PlantedOp> buggy;
+  for (const PlantedOp& op : PlantedOps()) {
+    if (op.expected != Verdict::kAgree) buggy.push_back(op);
+  }
+  return buggy;
+}
+
 class PlantedBugTest : public ::testing::TestWithParam<PlantedOp> {};
 
 TEST_P(PlantedBugTest, FoundWithItsVerdict) {
   const PlantedOp& planted = GetParam();
-  if (planted.expected == Verdict::kAgree) GTEST_SKIP() << "a correct op";
   Tally tally = Fuzz(planted.spec, 500, 1, planted.expected);
   EXPECT_GE(tally.verdicts[planted.expected], 1)
       << planted.spec.op << " never gave " << VerdictName(planted.expected)
@@ -63,7 +70,7 @@ TEST_P(PlantedBugTest, FoundWithItsVerdict) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Planted, PlantedBugTest,
-                         ::testing::ValuesIn(PlantedOps()),
+                         ::testing::ValuesIn(BuggyOps()),
                          [](const ::testing::TestParamInfo<PlantedOp>& info) {
                            return info.param.spec.op.substr(
                                info.param.spec.op.find(':') + 2);
