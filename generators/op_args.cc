@@ -1,6 +1,7 @@
 #include "generators/op_args.h"
 
 #include <algorithm>
+#include <numeric>
 #include <utility>
 
 #include "generators/geometry.h"
@@ -41,6 +42,23 @@ const std::vector<DType>& IntegralDTypes() {
   return *v;
 }
 
+const std::vector<DType>& FloatingAndComplexDTypes() {
+  static const auto* v = new std::vector<DType>(Without(
+      AllDTypes(), [](DType d) { return !IsFloating(d) && !IsComplex(d); }));
+  return *v;
+}
+
+std::vector<DType> Except(std::vector<DType> dtypes,
+                          std::initializer_list<DType> drop) {
+  dtypes.erase(std::remove_if(dtypes.begin(), dtypes.end(),
+                              [&drop](DType d) {
+                                return std::find(drop.begin(), drop.end(), d) !=
+                                       drop.end();
+                              }),
+               dtypes.end());
+  return dtypes;
+}
+
 TensorSpec Contiguous(const Dims& sizes, DType dtype,
                       const ValueRecipe& values) {
   TensorSpec spec;
@@ -66,6 +84,30 @@ TensorSpec Indices(const Dims& sizes, int64_t high, Rng& rng, bool unique) {
       unique ? Distribution::kUniqueIndices : Distribution::kIndices;
   recipe.high = high;
   return Contiguous(sizes, DType::kInt64, recipe);
+}
+
+TensorSpec NonNegative(const Dims& sizes, DType dtype, int64_t high, Rng& rng) {
+  ValueRecipe recipe;
+  recipe.seed = rng.Next();
+  recipe.distribution = Distribution::kIndices;
+  recipe.high = high;
+  return Contiguous(sizes, dtype, recipe);
+}
+
+TensorSpec FiniteValues(const Dims& sizes, DType dtype, Rng& rng) {
+  ValueRecipe recipe;
+  recipe.seed = rng.Next();
+  recipe.distribution =
+      rng.OneIn(2) ? Distribution::kSmallInt : Distribution::kDyadic;
+  return Contiguous(sizes, dtype, recipe);
+}
+
+ArgValue ScalarFor(DType dtype, Rng& rng) {
+  if (dtype == DType::kBool) return rng.OneIn(2);
+  if (IsIntegral(dtype)) {
+    return rng.Uniform(dtype == DType::kUInt8 ? 0 : -4, 4);
+  }
+  return FloatArg{static_cast<double>(rng.Uniform(-16, 16)) / 4.0};
 }
 
 TensorSpec Mask(const Dims& sizes, Rng& rng) {
@@ -96,6 +138,32 @@ int64_t RandomDim(Rng& rng, int64_t rank) {
   if (rank == 0) return 0;
   const int64_t dim = rng.Uniform(0, rank - 1);
   return rng.OneIn(2) ? dim : dim - rank;
+}
+
+Dims RandomDims(Rng& rng, int64_t rank, bool allow_none) {
+  Dims dims(rank);
+  std::iota(dims.begin(), dims.end(), 0);
+  for (int64_t i = rank - 1; i > 0; --i) {
+    std::swap(dims[i], dims[rng.Uniform(0, i)]);
+  }
+  const int64_t count = allow_none && rng.OneIn(6) ? 0
+                        : rank == 0                ? 1
+                                                   : rng.Uniform(1, rank);
+  dims.resize(count, 0);  // Rank 0 takes dim 0 (or -1).
+  for (int64_t& dim : dims) {
+    if (rng.OneIn(2)) dim -= std::max<int64_t>(rank, 1);
+  }
+  return dims;
+}
+
+int64_t WrapDim(int64_t dim, int64_t rank) {
+  if (rank == 0) return 0;
+  return dim < 0 ? dim + rank : dim;
+}
+
+int64_t SizeAt(const Dims& sizes, int64_t dim) {
+  if (sizes.empty()) return 1;
+  return sizes[WrapDim(dim, static_cast<int64_t>(sizes.size()))];
 }
 
 Argument Arg(std::string name, ArgValue value) {

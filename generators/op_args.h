@@ -11,6 +11,7 @@
 #ifndef DPFUZZ_GENERATORS_OP_ARGS_H_
 #define DPFUZZ_GENERATORS_OP_ARGS_H_
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -22,10 +23,16 @@
 namespace dpfuzz {
 
 // Dtype sets for OpSpec::dtypes.
-const std::vector<DType>& FloatingDTypes();  // f16, bf16, f32, f64
-const std::vector<DType>& NumericDTypes();   // all but bool
-const std::vector<DType>& RealDTypes();      // all but complex
-const std::vector<DType>& IntegralDTypes();  // u8 .. i64
+const std::vector<DType>& FloatingDTypes();            // f16, bf16, f32, f64
+const std::vector<DType>& NumericDTypes();             // all but bool
+const std::vector<DType>& RealDTypes();                // all but complex
+const std::vector<DType>& IntegralDTypes();            // u8 .. i64
+const std::vector<DType>& FloatingAndComplexDTypes();  // f16 .. c128
+
+// `dtypes` without those in `drop`, order kept: a spec's list says which
+// kernels LibTorch lacks, e.g. Except(AllDTypes(), {DType::kFloat16}).
+std::vector<DType> Except(std::vector<DType> dtypes,
+                          std::initializer_list<DType> drop);
 
 // A contiguous spec at offset 0.
 TensorSpec Contiguous(const Dims& sizes, DType dtype,
@@ -41,6 +48,21 @@ TensorSpec Indices(const Dims& sizes, int64_t high, Rng& rng,
 // A bool mask with random true/false.
 TensorSpec Mask(const Dims& sizes, Rng& rng);
 
+// Integers in [0, high) stored as `dtype` (exponents of integer pow,
+// variances, values every conversion keeps exactly).
+TensorSpec NonNegative(const Dims& sizes, DType dtype, int64_t high, Rng& rng);
+
+// Exact values without specials or wide values: small integers or eighths
+// (no NaN, no Inf). For ops whose arguments must be finite or well
+// conditioned (solvers), or that convert floats to integers (where a
+// NaN or an out-of-range value is undefined behaviour in C++).
+TensorSpec FiniteValues(const Dims& sizes, DType dtype, Rng& rng);
+
+// A Scalar argument suited to a tensor of `dtype`: a bool for bool, an
+// integer in [-4, 4] ([0, 4] for u8) for integral dtypes, a multiple of
+// 1/4 in [-4, 4] for floating and complex ones.
+ArgValue ScalarFor(DType dtype, Rng& rng);
+
 // Rank in [min_rank, max_rank], sizes in [1, max_size] (0 now and then
 // when allow_empty).
 Dims RandomShape(Rng& rng, int min_rank, int max_rank, int64_t max_size = 4,
@@ -51,6 +73,18 @@ Dims BroadcastPartner(const Dims& sizes, Rng& rng);
 
 // A dim in [0, rank) or, half the time, its negative alias; 0 for rank 0.
 int64_t RandomDim(Rng& rng, int64_t rank);
+
+// Distinct dims of a rank-`rank` tensor, in random order, each negative half
+// the time: between 1 and rank of them (one for rank 0), or none when
+// `allow_none` and the draw says so.
+Dims RandomDims(Rng& rng, int64_t rank, bool allow_none = false);
+
+// `dim` in [0, rank): a negative dim counts from the end; 0 for rank 0.
+int64_t WrapDim(int64_t dim, int64_t rank);
+
+// The size of `dim` (negative counts from the end); 1 for a 0-d shape,
+// whose only dim is 0 (or -1).
+int64_t SizeAt(const Dims& sizes, int64_t dim);
 
 Argument Arg(std::string name, ArgValue value);
 
