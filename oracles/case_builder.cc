@@ -7,6 +7,7 @@
 #include "generators/aten_bridge.h"
 #include "generators/layout_generator.h"
 #include "generators/rng.h"
+#include "oracles/backward.h"
 #include "oracles/case_tensors.h"
 #include "oracles/invoke.h"
 #include "oracles/run_case.h"
@@ -79,6 +80,37 @@ void MaybeAlias(Case& c, const std::set<std::string>& written, Rng& rng) {
   }
 }
 
+// Marks some inputs of `dtype` as requiring grad and adds a grad_output for
+// each output that then requires grad. Some arguments must not require
+// grad (running stats, class weights): when the op rejects the marked
+// inputs, the case goes without backward.
+absl::Status AddGradients(Case& c, DType dtype, const c10::OperatorHandle& op,
+                          Rng& rng) {
+  bool any = false;
+  for (Argument& arg : c.args) {
+    auto* t = std::get_if<TensorSpec>(&arg.value);
+    if (t != nullptr && t->dtype == dtype && rng.Uniform(0, 3) > 0) {
+      t->requires_grad = any = true;
+    }
+  }
+  if (!any) return absl::OkStatus();
+  DPFUZZ_ASSIGN_OR_RETURN(CaseTensors tensors, MaterializeVariant(c));
+  DPFUZZ_ASSIGN_OR_RETURN(CallResult probe,
+                          Invoke(op, c, MaterializeBaseline(c, tensors).args));
+  if (probe.outcome != CallOutcome::kOk) {
+    for (Argument& arg : c.args) {
+      if (auto* t = std::get_if<TensorSpec>(&arg.value)) t->requires_grad = false;
+    }
+    return absl::OkStatus();
+  }
+  for (const at::Tensor& out : DifferentiableOutputs(probe.outputs)) {
+    absl::StatusOr<TensorSpec> g = SpecLike(out, false, rng);
+    if (!g.ok()) return g.status();
+    c.grad_outputs.push_back(*g);
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 std::vector<Variant> VariantsOf(const OpSpec& spec) {
@@ -136,18 +168,7 @@ absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
     }
   } else if (spec.differentiable && options.check_grad &&
              (IsFloating(dtype) || IsComplex(dtype))) {
-    bool any = false;
-    for (Argument& arg : c.args) {
-      auto* t = std::get_if<TensorSpec>(&arg.value);
-      if (t != nullptr && t->dtype == dtype && rng.Uniform(0, 3) > 0) {
-        t->requires_grad = any = true;
-      }
-    }
-    for (const at::Tensor& out : probe.outputs) {
-      if (!any || !(out.is_floating_point() || out.is_complex())) continue;
-      absl::StatusOr<TensorSpec> g = SpecLike(out, false, rng);
-      if (g.ok()) c.grad_outputs.push_back(*g);
-    }
+    DPFUZZ_RETURN_IF_ERROR(AddGradients(c, dtype, functional, rng));
   }
   if (!written.empty() && rng.OneIn(options.alias_one_in))
     MaybeAlias(c, written, rng);
