@@ -15,6 +15,7 @@
 #include "common/files.h"
 #include "common/status_macros.h"
 #include "generators/op_registry.h"
+#include "oracles/case_builder.h"
 
 ABSL_FLAG(
     std::string, op, "",
@@ -67,7 +68,8 @@ std::string UsageText() {
       "reports\n"
       "where they disagree (values, NaNs, errors, writes outside views, "
       "gradients).\n\n"
-      "usage: dpfuzz --op=NAME[,NAME...] [flags]\n\n"
+      "usage: dpfuzz --op=NAME[,NAME...] [flags]\n"
+      "       dpfuzz list-ops   (the curated ops, their variants and dtypes)\n\n"
       "flags:\n";
   for (const char* name : kFlagNames) {
     const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
@@ -80,6 +82,20 @@ std::string UsageText() {
       "\nexit status: 0 no finding, 1 findings, 2 bad usage.\n"
       "Each unique finding is stored in FINDINGS/<verdict>-<op>-<hash>/ as "
       "case.json and finding.json.\n");
+  return text;
+}
+
+std::string ListOpsText() {
+  std::string text;
+  for (const OpSpec& spec : CuratedOps()) {
+    std::vector<std::string> variants;
+    for (Variant v : VariantsOf(spec)) variants.emplace_back(VariantName(v));
+    std::vector<std::string> dtypes;
+    for (DType d : spec.dtypes) dtypes.emplace_back(DTypeName(d));
+    absl::StrAppend(&text, spec.op, spec.overload.empty() ? "" : ".", spec.overload,
+                    "\tcurated\t", spec.family, "\t", absl::StrJoin(variants, ","), "\t",
+                    absl::StrJoin(dtypes, ","), "\n");
+  }
   return text;
 }
 

@@ -29,6 +29,10 @@ absl::StatusOr<CommandLine> ParseCommandLine(int argc, char** argv);
 // The usage text --help prints.
 std::string UsageText();
 
+// `dpfuzz list-ops`: one line per curated op: qualified name, family,
+// variants, dtypes.
+std::string ListOpsText();
+
 // Options of a fuzzing campaign from the parsed flags; errors name the
 // flag, the value and what is accepted.
 absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags();

@@ -21,6 +21,10 @@ int main(int argc, char** argv) {
     std::cout << dpfuzz::UsageText();
     return 0;
   }
+  if (cl.ok() && cl->positional.size() == 1 && cl->positional[0] == "list-ops") {
+    std::cout << dpfuzz::ListOpsText();
+    return 0;
+  }
   if (cl.ok() && !cl->positional.empty()) {
     cl = absl::InvalidArgumentError("unexpected argument \"" +
                                     cl->positional.front() +
