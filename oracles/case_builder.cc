@@ -99,7 +99,8 @@ absl::Status AddGradients(Case& c, DType dtype, const c10::OperatorHandle& op,
                           Invoke(op, c, MaterializeBaseline(c, tensors).args));
   if (probe.outcome != CallOutcome::kOk) {
     for (Argument& arg : c.args) {
-      if (auto* t = std::get_if<TensorSpec>(&arg.value)) t->requires_grad = false;
+      if (auto* t = std::get_if<TensorSpec>(&arg.value))
+        t->requires_grad = false;
     }
     return absl::OkStatus();
   }

@@ -1,5 +1,11 @@
 #include "oracles/compare.h"
 
+#include <c10/util/BFloat16.h>
+#include <c10/util/Half.h>
+
+#include <cmath>
+#include <complex>
+#include <cstring>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -11,33 +17,82 @@
 namespace dpfuzz {
 namespace {
 
-std::string ElementString(const at::Tensor& dense, int64_t flat) {
-  const at::Tensor e = dense.reshape({-1})[flat];
-  if (e.is_complex()) {
-    const c10::complex<double> z = e.item<c10::complex<double>>();
-    return absl::StrCat("(", z.real(), ", ", z.imag(), ")");
+// The logical elements of a tensor as bytes, with how to read them.
+// Comparison runs on these directly: a few dozen ATen calls per case would
+// cost more than the op under test.
+struct Elements {
+  std::vector<uint8_t> bytes;
+  at::ScalarType type;
+  int64_t size = 0;       // Bytes per element.
+  int components = 1;     // 2 for complex.
+  bool floating = false;  // Floating or complex.
+
+  explicit Elements(const at::Tensor& t)
+      : type(t.scalar_type()), size(t.element_size()) {
+    if (FromScalarType(type).ok() && t.has_storage()) {
+      bytes = ReadLogicalBytes(t);
+    } else {
+      const at::Tensor dense = t.detach().cpu().contiguous();
+      const auto* p = static_cast<const uint8_t*>(dense.data_ptr());
+      bytes.assign(p, p + dense.nbytes());
+    }
+    components = t.is_complex() ? 2 : 1;
+    floating = t.is_floating_point() || t.is_complex();
   }
-  if (e.is_floating_point()) return absl::StrCat(e.item<double>());
-  if (e.scalar_type() == at::kBool) return e.item<bool>() ? "true" : "false";
-  return absl::StrCat(e.item<int64_t>());
-}
 
-bool HoldsPoison(const at::Tensor& dense, int64_t flat) {
-  absl::StatusOr<DType> dtype = FromScalarType(dense.scalar_type());
-  if (!dtype.ok()) return false;
-  const auto* bytes = static_cast<const uint8_t*>(dense.data_ptr());
-  return IsPoison(*dtype, bytes + flat * dense.element_size());
-}
+  const uint8_t* at(int64_t i) const { return bytes.data() + i * size; }
 
-at::Tensor Widen(const at::Tensor& dense) {
-  return dense.to(dense.is_complex() ? at::kComplexDouble : at::kDouble);
-}
+  // Component c of element i, as a double.
+  double Component(int64_t i, int c) const {
+    const uint8_t* p = at(i) + c * (size / components);
+    switch (type) {
+      case at::kHalf:
+        return static_cast<float>(*reinterpret_cast<const c10::Half*>(p));
+      case at::kBFloat16:
+        return static_cast<float>(*reinterpret_cast<const c10::BFloat16*>(p));
+      case at::kFloat:
+      case at::kComplexFloat: {
+        float f;
+        std::memcpy(&f, p, sizeof(f));
+        return f;
+      }
+      default: {
+        double d;
+        std::memcpy(&d, p, sizeof(d));
+        return d;
+      }
+    }
+  }
 
-at::Tensor IsNan(const at::Tensor& wide) {
-  return wide.is_complex()
-             ? at::isnan(at::real(wide)) | at::isnan(at::imag(wide))
-             : at::isnan(wide);
-}
+  std::complex<double> Value(int64_t i) const {
+    return {Component(i, 0), components == 2 ? Component(i, 1) : 0.0};
+  }
+
+  bool IsNan(int64_t i) const {
+    const std::complex<double> v = Value(i);
+    return std::isnan(v.real()) || std::isnan(v.imag());
+  }
+
+  bool IsFinite(int64_t i) const {
+    const std::complex<double> v = Value(i);
+    return std::isfinite(v.real()) && std::isfinite(v.imag());
+  }
+
+  std::string ToString(int64_t i) const {
+    if (floating) {
+      const std::complex<double> v = Value(i);
+      if (components == 2)
+        return absl::StrCat("(", v.real(), ", ", v.imag(), ")");
+      return absl::StrCat(v.real());
+    }
+    if (type == at::kBool) return at(i)[0] != 0 ? "true" : "false";
+    int64_t v = 0;
+    std::memcpy(&v, at(i), size);
+    if (type != at::kByte && size < 8)
+      v = (v << (64 - 8 * size)) >> (64 - 8 * size);
+    return absl::StrCat(v);
+  }
+};
 
 }  // namespace
 
@@ -80,7 +135,6 @@ std::optional<Difference> CompareValues(const at::Tensor& expected,
                                         const at::Tensor& actual,
                                         Comparison comparison,
                                         const at::Tensor& reference) {
-  at::NoGradGuard no_grad;
   if (expected.sizes() != actual.sizes()) {
     Difference d;
     d.detail =
@@ -95,54 +149,68 @@ std::optional<Difference> CompareValues(const at::Tensor& expected,
                             c10::toString(expected.scalar_type()));
     return d;
   }
-  if (expected.numel() == 0) return std::nullopt;
-  const at::Tensor e = ReadDense(expected);
-  const at::Tensor a = ReadDense(actual);
-  at::Tensor differs;
-  at::Tensor error;
-  Verdict verdict = Verdict::kMismatch;
-  if (!e.is_floating_point() && !e.is_complex()) {
-    differs = e.ne(a);
-  } else {
-    const at::Tensor ew = Widen(e);
-    const at::Tensor aw = Widen(a);
-    const at::Tensor e_nan = IsNan(ew);
-    const at::Tensor a_nan = IsNan(aw);
-    const at::Tensor introduced = a_nan & ~e_nan;
-    error = at::abs(aw - ew).nan_to_num(0, 0, 0);
-    const at::Tensor same = ew.eq(aw) | (e_nan & a_nan);
-    if (comparison == Comparison::kExact) {
-      differs = ~same;
+  const int64_t numel = expected.numel();
+  if (numel == 0) return std::nullopt;
+  const Elements e(expected);
+  const Elements a(actual);
+  std::optional<Elements> ref;
+  if (reference.defined() && reference.numel() == numel) ref.emplace(reference);
+  const Tolerance tol = DefaultTolerance(e.type);
+  int64_t count = 0;
+  int64_t first = -1;
+  int64_t introduced = 0;
+  int64_t first_introduced = -1;
+  double max_error = 0;
+  for (int64_t i = 0; i < numel; ++i) {
+    bool same;
+    if (!e.floating) {
+      same = std::memcmp(e.at(i), a.at(i), e.size) == 0;
     } else {
-      const Tolerance tol = DefaultTolerance(e.scalar_type());
-      at::Tensor allowed = tol.atol + tol.rtol * at::abs(ew);
-      if (reference.defined()) {
-        const at::Tensor ref = Widen(ReadDense(reference));
-        allowed = allowed + tol.rtol * at::abs(ref) +
-                  at::abs(ew - ref).nan_to_num(0, 0, 0);
+      const std::complex<double> ev = e.Value(i);
+      const std::complex<double> av = a.Value(i);
+      const bool e_nan = e.IsNan(i);
+      const bool a_nan = a.IsNan(i);
+      if (a_nan && e.IsFinite(i) && introduced++ == 0) first_introduced = i;
+      same = ev == av || (e_nan && a_nan);
+      const bool both_finite = e.IsFinite(i) && a.IsFinite(i);
+      if (both_finite) max_error = std::max(max_error, std::abs(av - ev));
+      if (!same && comparison == Comparison::kTolerance) {
+        // Non-finite results differ between code paths (the order of an
+        // inf - inf, complex formulas); only their NaN-ness is compared,
+        // and that above, as nan_introduced.
+        if (!both_finite) {
+          same = !e.IsFinite(i) && !a.IsFinite(i);
+        } else {
+          double allowed = tol.atol + tol.rtol * std::abs(ev);
+          if (ref.has_value()) {
+            const std::complex<double> rv = ref->Value(i);
+            allowed += ref->IsFinite(i)
+                           ? tol.rtol * std::abs(rv) + std::abs(ev - rv)
+                           : INFINITY;
+          }
+          same = std::abs(av - ev) <= allowed;
+        }
       }
-      differs = ~same & ~(at::abs(aw - ew) <= allowed);
     }
-    if (introduced.any().item<bool>()) {
-      differs = introduced;
-      verdict = Verdict::kNanIntroduced;
-    }
+    if (!same && count++ == 0) first = i;
   }
-  const at::Tensor flat = differs.reshape({-1});
-  const int64_t count = flat.sum().item<int64_t>();
-  if (count == 0) return std::nullopt;
-  const int64_t first = flat.nonzero()[0][0].item<int64_t>();
+  const bool nan = introduced > 0;
+  if (count == 0 && !nan) return std::nullopt;
   Difference d;
-  d.verdict = verdict;
-  d.count = count;
-  d.index = MultiIndex(first, e.sizes());
-  d.expected = ElementString(e, first);
-  d.actual = ElementString(a, first);
-  if (error.defined()) d.max_error = error.max().item<double>();
+  d.verdict = nan ? Verdict::kNanIntroduced : Verdict::kMismatch;
+  const int64_t at_index = nan ? first_introduced : first;
+  d.count = nan ? introduced : count;
+  d.index = MultiIndex(at_index, expected.sizes());
+  d.expected = e.ToString(at_index);
+  d.actual = a.ToString(at_index);
+  d.max_error = max_error;
+  const absl::StatusOr<DType> dtype = FromScalarType(a.type);
+  const bool poison = dtype.ok() && IsPoison(*dtype, a.at(at_index));
   d.detail =
-      absl::StrCat(count, " of ", e.numel(), " elements differ; first at ",
-                   d.index, ": expected ", d.expected, ", got ", d.actual,
-                   HoldsPoison(a, first) ? " (the poison of a gap)" : "");
+      absl::StrCat(d.count, " of ", numel, " elements ",
+                   nan ? "are NaN where the baseline has a number" : "differ",
+                   "; first at ", d.index, ": expected ", d.expected, ", got ",
+                   d.actual, poison ? " (the poison of a gap)" : "");
   return d;
 }
 

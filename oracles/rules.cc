@@ -93,7 +93,10 @@ std::optional<std::string> CheckLayoutPromises(
     const NamedTensors& inputs, const std::vector<at::Tensor>& outputs) {
   if (outputs.empty()) return std::nullopt;
   const at::Tensor& out = outputs.front();
-  if (!out.defined() || SharesStorage(out, inputs)) return std::nullopt;
+  // An empty tensor is contiguous in every format whatever its strides.
+  if (!out.defined() || out.numel() == 0 || SharesStorage(out, inputs)) {
+    return std::nullopt;
+  }
   const auto self = inputs.find("self");
   const std::optional<at::MemoryFormat> format = MemoryFormatArgument(c, op);
   if (format.has_value() && *format != at::MemoryFormat::Preserve) {

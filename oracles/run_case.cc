@@ -81,35 +81,111 @@ std::optional<CaseOutcome> JudgeErrors(const CallResult& baseline,
           "", "", "", 0, raised.error});
 }
 
-// The op on float64 copies of the baseline's floating inputs: the reference
-// that widens tolerances (oracles/compare.h). Empty when not applicable.
-std::vector<at::Tensor> Reference(const OpSpec& spec,
-                                  const c10::OperatorHandle& op, const Case& c,
-                                  const NamedTensors& baseline,
-                                  const std::vector<std::string>& written) {
-  if (spec.comparison != Comparison::kTolerance) return {};
-  at::NoGradGuard no_grad;
-  NamedTensors wide;
-  bool any_floating = false;
-  for (const auto& [name, tensors] : baseline) {
+std::vector<at::Tensor> GradInputs(const NamedTensors& args) {
+  std::vector<at::Tensor> inputs;
+  for (const auto& [name, tensors] : args) {
     for (const at::Tensor& t : tensors) {
-      at::Tensor w = t.detach();
-      if (t.is_floating_point() || t.is_complex()) {
-        any_floating = true;
-        w = w.to(t.is_complex() ? at::kComplexDouble : at::kDouble);
-      }
-      wide[name].push_back(w.clone());
+      if (t.defined() && t.requires_grad()) inputs.push_back(t);
     }
   }
-  if (!any_floating) return {};
-  absl::StatusOr<CallResult> r = Invoke(op, c, wide);
-  if (!r.ok() || r->outcome != CallOutcome::kOk) return {};
-  return ResultsOf(*r, wide, written).tensors;
+  return inputs;
 }
 
-std::optional<CaseOutcome> CompareResults(
-    const OpSpec& spec, const Case& c, const Results& b, const Results& v,
-    const std::vector<at::Tensor>& reference, const at::Tensor& self) {
+std::vector<std::string> GradInputNames(const NamedTensors& args) {
+  std::vector<std::string> names;
+  for (const auto& [name, tensors] : args) {
+    for (const at::Tensor& t : tensors) {
+      if (t.defined() && t.requires_grad())
+        names.push_back(absl::StrCat("grad of ", name));
+    }
+  }
+  return names;
+}
+
+// Float64 (complex128) copies of the floating tensors of `tensors`, the
+// others as they are; copies of tensors that require grad require it too.
+std::vector<at::Tensor> Widen(const std::vector<at::Tensor>& tensors) {
+  at::NoGradGuard no_grad;
+  std::vector<at::Tensor> wide;
+  for (const at::Tensor& t : tensors) {
+    if (!t.is_floating_point() && !t.is_complex()) {
+      wide.push_back(t);
+      continue;
+    }
+    at::Tensor w = t.detach()
+                       .to(t.is_complex() ? at::kComplexDouble : at::kDouble)
+                       .clone();
+    wide.push_back(t.requires_grad() ? w.requires_grad_(true) : w);
+  }
+  return wide;
+}
+
+NamedTensors Widen(const NamedTensors& tensors) {
+  NamedTensors wide;
+  for (const auto& [name, list] : tensors) wide[name] = Widen(list);
+  return wide;
+}
+
+// The reference run (oracles/compare.h): the case's call on float64 copies
+// of the baseline's inputs, forward results and input gradients. Computed
+// only once a comparison fails without it; constructed before the baseline
+// runs, since an in-place baseline overwrites its inputs (those are copied
+// at once).
+class Reference {
+ public:
+  Reference(const c10::OperatorHandle& op, const Case& c,
+            const CaseTensors& baseline,
+            const std::vector<std::string>& written)
+      : op_(op), c_(c), baseline_(baseline), written_(written) {
+    if (!written_.empty()) wide_ = Widen(baseline_.args);
+  }
+
+  const std::vector<at::Tensor>& Results() {
+    Compute();
+    return results_;
+  }
+
+  const std::vector<at::Tensor>& Grads() {
+    Compute();
+    return grads_;
+  }
+
+ private:
+  void Compute() {
+    if (computed_) return;
+    computed_ = true;
+    if (written_.empty()) wide_ = Widen(baseline_.args);
+    absl::StatusOr<CallResult> r = Invoke(op_, c_, wide_);
+    if (!r.ok() || r->outcome != CallOutcome::kOk) return;
+    results_ = ResultsOf(*r, wide_, written_).tensors;
+    if (c_.grad_outputs.empty() || !written_.empty()) return;
+    const CallResult g = RunBackward(r->outputs, GradInputs(wide_),
+                                     Widen(baseline_.grad_outputs));
+    if (g.outcome == CallOutcome::kOk) grads_ = g.outputs;
+  }
+
+  const c10::OperatorHandle& op_;
+  const Case& c_;
+  const CaseTensors& baseline_;
+  const std::vector<std::string>& written_;
+  bool computed_ = false;
+  NamedTensors wide_;
+  std::vector<at::Tensor> results_;
+  std::vector<at::Tensor> grads_;
+};
+
+// Element i of `tensors` if it has `like`'s shape, else undefined.
+at::Tensor Matching(const std::vector<at::Tensor>& tensors, size_t i,
+                    const at::Tensor& like) {
+  return i < tensors.size() && tensors[i].sizes() == like.sizes()
+             ? tensors[i]
+             : at::Tensor();
+}
+
+std::optional<CaseOutcome> CompareResults(const OpSpec& spec, const Case& c,
+                                          const Results& b, const Results& v,
+                                          std::optional<Reference>& reference,
+                                          const at::Tensor& self) {
   if (b.tensors.size() != v.tensors.size()) {
     return Finding(
         Verdict::kMismatch,
@@ -119,14 +195,13 @@ std::optional<CaseOutcome> CompareResults(
                  "", "", "", 0, ""});
   }
   for (size_t i = 0; i < b.tensors.size(); ++i) {
-    const at::Tensor ref =
-        i < reference.size() && reference[i].sizes() == b.tensors[i].sizes()
-            ? reference[i]
-            : at::Tensor();
-    if (std::optional<Difference> d =
-            CompareOutput(spec, c, self, b.tensors[i], v.tensors[i], ref)) {
-      return FromDifference(d->verdict, v.names[i], *d);
+    std::optional<Difference> d =
+        CompareOutput(spec, c, self, b.tensors[i], v.tensors[i], at::Tensor());
+    if (d.has_value() && spec.comparison == Comparison::kTolerance) {
+      d = CompareOutput(spec, c, self, b.tensors[i], v.tensors[i],
+                        Matching(reference->Results(), i, b.tensors[i]));
     }
+    if (d.has_value()) return FromDifference(d->verdict, v.names[i], *d);
   }
   return std::nullopt;
 }
@@ -166,32 +241,9 @@ std::optional<CaseOutcome> CheckOutArguments(
   return std::nullopt;
 }
 
-std::vector<at::Tensor> GradInputs(const NamedTensors& args) {
-  std::vector<at::Tensor> inputs;
-  for (const auto& [name, tensors] : args) {
-    for (const at::Tensor& t : tensors) {
-      if (t.defined() && t.requires_grad()) inputs.push_back(t);
-    }
-  }
-  return inputs;
-}
-
-std::vector<std::string> GradInputNames(const NamedTensors& args) {
-  std::vector<std::string> names;
-  for (const auto& [name, tensors] : args) {
-    for (const at::Tensor& t : tensors) {
-      if (t.defined() && t.requires_grad())
-        names.push_back(absl::StrCat("grad of ", name));
-    }
-  }
-  return names;
-}
-
-std::optional<CaseOutcome> CheckBackward(const Case& c,
-                                         const CaseTensors& baseline,
-                                         const CaseTensors& variant,
-                                         const CallResult& b,
-                                         const CallResult& v) {
+std::optional<CaseOutcome> CheckBackward(
+    const Case& c, const CaseTensors& baseline, const CaseTensors& variant,
+    const CallResult& b, const CallResult& v, Reference& reference) {
   const CallResult gb =
       RunBackward(b.outputs, GradInputs(baseline.args), baseline.grad_outputs);
   const CallResult gv =
@@ -202,10 +254,14 @@ std::optional<CaseOutcome> CheckBackward(const Case& c,
   }
   const std::vector<std::string> names = GradInputNames(variant.args);
   for (size_t i = 0; i < gb.outputs.size() && i < gv.outputs.size(); ++i) {
-    if (std::optional<Difference> d = CompareValues(
-            gb.outputs[i], gv.outputs[i], Comparison::kTolerance)) {
-      return FromDifference(Verdict::kGradMismatch, names[i], *d);
+    std::optional<Difference> d =
+        CompareValues(gb.outputs[i], gv.outputs[i], Comparison::kTolerance);
+    if (d.has_value()) {
+      d = CompareValues(gb.outputs[i], gv.outputs[i], Comparison::kTolerance,
+                        Matching(reference.Grads(), i, gb.outputs[i]));
     }
+    if (d.has_value())
+      return FromDifference(Verdict::kGradMismatch, names[i], *d);
   }
   return std::nullopt;
 }
@@ -245,6 +301,11 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& spec, const Case& c) {
     pointers_before.push_back(it->second.front().data_ptr());
   }
 
+  // Widened copies are needed only for kTolerance ops.
+  std::optional<Reference> reference;
+  if (spec.comparison == Comparison::kTolerance || !c.grad_outputs.empty()) {
+    reference.emplace(op, c, baseline, written);
+  }
   DPFUZZ_ASSIGN_OR_RETURN(CallResult b, Invoke(op, c, baseline.args));
   DPFUZZ_ASSIGN_OR_RETURN(CallResult v, Invoke(op, c, variant.args));
   if (std::optional<CaseOutcome> errors = JudgeErrors(b, v, c, "forward")) {
@@ -262,8 +323,7 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& spec, const Case& c) {
           : at::Tensor();
   if (std::optional<CaseOutcome> diff = CompareResults(
           spec, c, ResultsOf(b, baseline.args, written),
-          ResultsOf(v, variant.args, written),
-          Reference(spec, op, c, baseline.args, written), baseline_self)) {
+          ResultsOf(v, variant.args, written), reference, baseline_self)) {
     return *diff;
   }
   if (c.variant == Variant::kOut) {
@@ -280,7 +340,7 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& spec, const Case& c) {
   }
   if (!c.grad_outputs.empty() && written.empty()) {
     if (std::optional<CaseOutcome> grad =
-            CheckBackward(c, baseline, variant, b, v)) {
+            CheckBackward(c, baseline, variant, b, v, *reference)) {
       return *grad;
     }
   }

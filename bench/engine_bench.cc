@@ -1,0 +1,127 @@
+// Throughput of the engine, and its overhead over the ATen calls it makes.
+//
+//   build/default/bench/dpfuzz_engine_bench
+//
+// For each op, 512 cases (tensors of at most 64 elements) are built once.
+// BM_RunCase/<op>: RunCase on each, as a campaign does after building
+//   (materialize variant and baseline, call both, run every oracle).
+// BM_BuildAndRunCase/<op>: BuildCase + RunCase: the whole per-case cost.
+// BM_RawCalls/<op>: only the two op calls a case makes (baseline and
+//   variant), through the dispatcher, on tensors made in advance: the floor.
+// cases/s is items_per_second; the overhead ratio is
+// RunCase time / RawCalls time.
+
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <vector>
+
+#include "crashes/findings_store.h"
+#include "generators/op_registry.h"
+#include "generators/rng.h"
+#include "oracles/case_builder.h"
+#include "oracles/case_tensors.h"
+#include "oracles/invoke.h"
+#include "oracles/run_case.h"
+
+namespace dpfuzz {
+namespace {
+
+constexpr int kCases = 512;
+constexpr int64_t kMaxElements = 64;
+
+struct Built {
+  const OpSpec* spec;
+  std::vector<Case> cases;
+  std::vector<uint64_t> seeds;
+  std::vector<DType> dtypes;
+  std::vector<Variant> variants;
+};
+
+const Built& CasesFor(const std::string& name) {
+  static auto* cache = new std::map<std::string, Built>;
+  auto it = cache->find(name);
+  if (it != cache->end()) return it->second;
+  Built b;
+  b.spec = FindCuratedOp(name);
+  Rng rng(123);
+  while (static_cast<int>(b.cases.size()) < kCases) {
+    const DType dtype = rng.Pick(b.spec->dtypes);
+    const Variant variant = rng.Pick(VariantsOf(*b.spec));
+    const uint64_t seed = rng.Next();
+    BuildOptions options;
+    options.check_grad = false;  // Forward only: the calls below compare.
+    absl::StatusOr<std::optional<Case>> c =
+        BuildCase(*b.spec, dtype, variant, seed, options);
+    if (!c.ok() || !c->has_value() || CaseSize(**c) > kMaxElements) continue;
+    b.cases.push_back(**c);
+    b.seeds.push_back(seed);
+    b.dtypes.push_back(dtype);
+    b.variants.push_back(variant);
+  }
+  return cache->emplace(name, std::move(b)).first->second;
+}
+
+void BM_RunCase(benchmark::State& state, const std::string& name) {
+  const Built& b = CasesFor(name);
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(RunCase(*b.spec, b.cases[i++ % b.cases.size()]));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void BM_BuildAndRunCase(benchmark::State& state, const std::string& name) {
+  const Built& b = CasesFor(name);
+  BuildOptions options;
+  options.check_grad = false;
+  size_t i = 0;
+  for (auto _ : state) {
+    const size_t k = i++ % b.cases.size();
+    absl::StatusOr<std::optional<Case>> c =
+        BuildCase(*b.spec, b.dtypes[k], b.variants[k], b.seeds[k], options);
+    benchmark::DoNotOptimize(RunCase(*b.spec, **c));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void BM_RawCalls(benchmark::State& state, const std::string& name) {
+  const Built& b = CasesFor(name);
+  struct Prepared {
+    c10::OperatorHandle op;
+    NamedTensors baseline;
+    NamedTensors variant;
+  };
+  std::vector<Prepared> prepared;
+  for (const Case& c : b.cases) {
+    CaseTensors v = *MaterializeVariant(c);
+    CaseTensors base = MaterializeBaseline(c, v);
+    prepared.push_back({*OperatorFor(*b.spec, c.variant), base.args, v.args});
+  }
+  size_t i = 0;
+  for (auto _ : state) {
+    const size_t k = i++ % prepared.size();
+    benchmark::DoNotOptimize(
+        Invoke(prepared[k].op, b.cases[k], prepared[k].baseline));
+    benchmark::DoNotOptimize(
+        Invoke(prepared[k].op, b.cases[k], prepared[k].variant));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void RegisterAll() {
+  for (const char* name : {"masked_select", "add", "sum", "index_select"}) {
+    benchmark::RegisterBenchmark((std::string("BM_RunCase/") + name).c_str(),
+                                 BM_RunCase, std::string(name));
+    benchmark::RegisterBenchmark(
+        (std::string("BM_BuildAndRunCase/") + name).c_str(), BM_BuildAndRunCase,
+        std::string(name));
+    benchmark::RegisterBenchmark((std::string("BM_RawCalls/") + name).c_str(),
+                                 BM_RawCalls, std::string(name));
+  }
+}
+
+const bool registered = (RegisterAll(), true);
+
+}  // namespace
+}  // namespace dpfuzz
