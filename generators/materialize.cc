@@ -127,6 +127,10 @@ std::vector<uint8_t> ReadStorageBytes(const at::Tensor& tensor) {
   const c10::Storage& storage = tensor.storage();
   const int64_t element_size = tensor.element_size();
   const int64_t numel = static_cast<int64_t>(storage.nbytes()) / element_size;
+  if (storage.device().is_cpu()) {  // No tensor needed to read host memory.
+    const auto* data = static_cast<const uint8_t*>(storage.data());
+    return std::vector<uint8_t>(data, data + numel * element_size);
+  }
   at::Tensor flat = at::empty({0}, tensor.options().requires_grad(false))
                         .set_(storage, 0, {numel}, {1})
                         .cpu();
@@ -135,13 +139,21 @@ std::vector<uint8_t> ReadStorageBytes(const at::Tensor& tensor) {
 }
 
 std::vector<uint8_t> ReadLogicalBytes(const at::Tensor& tensor) {
-  const std::vector<uint8_t> storage = ReadStorageBytes(tensor);
+  // Host storage is read in place; device storage is copied over whole.
+  std::vector<uint8_t> copy;
+  const uint8_t* storage;
+  if (tensor.storage().device().is_cpu()) {
+    storage = static_cast<const uint8_t*>(tensor.storage().data());
+  } else {
+    copy = ReadStorageBytes(tensor);
+    storage = copy.data();
+  }
   const int64_t element_size = tensor.element_size();
   const std::vector<int64_t> indices = ComputeStorageIndices(LayoutOf(tensor));
   std::vector<uint8_t> out(indices.size() * element_size);
   for (size_t n = 0; n < indices.size(); ++n) {
     std::memcpy(out.data() + n * element_size,
-                storage.data() + indices[n] * element_size, element_size);
+                storage + indices[n] * element_size, element_size);
   }
   return out;
 }
