@@ -1,0 +1,98 @@
+#include "fuzz/cli.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/reflection.h"
+
+namespace dpfuzz {
+namespace {
+
+using ::testing::HasSubstr;
+
+absl::StatusOr<CommandLine> Parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "dpfuzz");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  return ParseCommandLine(static_cast<int>(argv.size()), argv.data());
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  absl::FlagSaver saver_;  // Each test starts from the default flags.
+};
+
+TEST_F(CliTest, ParsesFlagsBothWays) {
+  ASSERT_TRUE(Parse({"--op=masked_select", "--runs", "10", "--nograd",
+                     "--dtypes=f32,i64"})
+                  .ok());
+  absl::StatusOr<CampaignOptions> o = CampaignOptionsFromFlags();
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->runs, 10);
+  EXPECT_FALSE(o->build.check_grad);
+  ASSERT_EQ(o->ops.size(), 1u);
+  EXPECT_EQ(o->ops[0]->op, "aten::masked_select");
+  EXPECT_EQ(o->dtypes, (std::vector<DType>{DType::kFloat32, DType::kInt64}));
+  EXPECT_EQ(o->max_time_seconds, 60);
+}
+
+TEST_F(CliTest, HelpAndPositionals) {
+  absl::StatusOr<CommandLine> cl = Parse({"--help", "list-ops"});
+  ASSERT_TRUE(cl.ok());
+  EXPECT_TRUE(cl->help);
+  EXPECT_EQ(cl->positional, std::vector<std::string>{"list-ops"});
+  EXPECT_THAT(UsageText(), HasSubstr("--max_time"));
+  EXPECT_THAT(ListOpsText(),
+              HasSubstr("aten::masked_select\tcurated\tindexing"));
+}
+
+// Every usage error is one clear line naming the flag and the value.
+TEST_F(CliTest, UsageErrorsNameTheFlag) {
+  EXPECT_THAT(std::string(Parse({"--bogus"}).status().message()),
+              HasSubstr("unknown flag --bogus"));
+  EXPECT_THAT(std::string(Parse({"--runs=many"}).status().message()),
+              HasSubstr("flag --runs=many"));
+  EXPECT_THAT(std::string(Parse({"--op"}).status().message()),
+              HasSubstr("flag --op needs a value"));
+  EXPECT_THAT(std::string(Parse({"--nograd=1"}).status().message()),
+              HasSubstr("unknown flag --nograd"));
+  struct Bad {
+    std::vector<std::string> args;
+    const char* error;
+  };
+  const std::string file = ::testing::TempDir() + "/cli_test_findings_file";
+  std::ofstream(file) << "x";
+  const std::vector<Bad> bad = {
+      {{}, "no op given"},
+      {{"--op=no_such_op"}, "no curated op \"no_such_op\""},
+      {{"--op=add", "--dtypes=float"},
+       "flag --dtypes: unknown dtype \"float\""},
+      {{"--op=add", "--runs=-1"}, "flag --runs=-1: must be >= 0"},
+      {{"--op=add", "--max_time=soon"},
+       "flag --max_time=soon: expected seconds"},
+      {{"--op=add", "--findings=" + file}, "exists and is not a directory"},
+  };
+  for (const Bad& b : bad) {
+    absl::FlagSaver saver;
+    ASSERT_TRUE(Parse(b.args).ok());
+    absl::StatusOr<CampaignOptions> o = CampaignOptionsFromFlags();
+    ASSERT_FALSE(o.ok()) << b.error;
+    EXPECT_THAT(std::string(o.status().message()), HasSubstr(b.error));
+  }
+}
+
+TEST(ParseSecondsTest, NumbersAndDurations) {
+  EXPECT_EQ(*ParseSeconds("60"), 60);
+  EXPECT_EQ(*ParseSeconds("1.5"), 1.5);
+  EXPECT_EQ(*ParseSeconds("90s"), 90);
+  EXPECT_EQ(*ParseSeconds("1h"), 3600);
+  EXPECT_FALSE(ParseSeconds("-5").ok());
+  EXPECT_FALSE(ParseSeconds("1 hour").ok());
+}
+
+}  // namespace
+}  // namespace dpfuzz
