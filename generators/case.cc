@@ -6,11 +6,12 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/named_values.h"
 
 namespace dpfuzz {
 namespace {
 
-constexpr std::array<std::pair<Variant, absl::string_view>, 4> kVariants = {{
+constexpr NameTable<Variant, 4> kVariants = {{
     {Variant::kFunctional, "functional"},
     {Variant::kOut, "out"},
     {Variant::kInplace, "inplace"},
@@ -42,21 +43,11 @@ struct ArgPrinter {
 }  // namespace
 
 absl::string_view VariantName(Variant variant) {
-  for (const auto& [value, name] : kVariants) {
-    if (value == variant) return name;
-  }
-  return "?";
+  return NameOf(kVariants, variant);
 }
 
 absl::StatusOr<Variant> ParseVariant(absl::string_view name) {
-  std::vector<absl::string_view> names;
-  for (const auto& [value, value_name] : kVariants) {
-    if (value_name == name) return value;
-    names.push_back(value_name);
-  }
-  return absl::InvalidArgumentError(absl::StrCat("unknown variant \"", name,
-                                                 "\"; expected one of ",
-                                                 absl::StrJoin(names, ", ")));
+  return ParseNamed(kVariants, "variant", name);
 }
 
 std::vector<const TensorSpec*> TensorSpecsOf(const Case& c) {

@@ -7,22 +7,22 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/named_values.h"
 
 namespace dpfuzz {
 namespace {
 
-constexpr std::array<std::pair<Distribution, absl::string_view>, 7>
-    kDistributions = {{
-        {Distribution::kZeros, "zeros"},
-        {Distribution::kOnes, "ones"},
-        {Distribution::kSmallInt, "small_int"},
-        {Distribution::kDyadic, "dyadic"},
-        {Distribution::kWide, "wide"},
-        {Distribution::kIndices, "indices"},
-        {Distribution::kUniqueIndices, "unique_indices"},
-    }};
+constexpr NameTable<Distribution, 7> kDistributions = {{
+    {Distribution::kZeros, "zeros"},
+    {Distribution::kOnes, "ones"},
+    {Distribution::kSmallInt, "small_int"},
+    {Distribution::kDyadic, "dyadic"},
+    {Distribution::kWide, "wide"},
+    {Distribution::kIndices, "indices"},
+    {Distribution::kUniqueIndices, "unique_indices"},
+}};
 
-constexpr std::array<std::pair<Special, absl::string_view>, 7> kSpecials = {{
+constexpr NameTable<Special, 7> kSpecials = {{
     {kSpecialNaN, "nan"},
     {kSpecialPosInf, "inf"},
     {kSpecialNegInf, "-inf"},
@@ -32,28 +32,10 @@ constexpr std::array<std::pair<Special, absl::string_view>, 7> kSpecials = {{
     {kSpecialIntMax, "int_max"},
 }};
 
-// Finds `name` in a (value, name) table, or lists the accepted names.
-template <typename T, size_t N>
-absl::StatusOr<T> ParseNamed(
-    const std::array<std::pair<T, absl::string_view>, N>& table,
-    absl::string_view what, absl::string_view name) {
-  std::vector<absl::string_view> names;
-  for (const auto& [value, value_name] : table) {
-    if (value_name == name) return value;
-    names.push_back(value_name);
-  }
-  return absl::InvalidArgumentError(absl::StrCat("unknown ", what, " \"", name,
-                                                 "\"; expected one of ",
-                                                 absl::StrJoin(names, ", ")));
-}
-
 }  // namespace
 
 absl::string_view DistributionName(Distribution distribution) {
-  for (const auto& [value, name] : kDistributions) {
-    if (value == distribution) return name;
-  }
-  return "?";
+  return NameOf(kDistributions, distribution);
 }
 
 absl::StatusOr<Distribution> ParseDistribution(absl::string_view name) {
@@ -61,10 +43,7 @@ absl::StatusOr<Distribution> ParseDistribution(absl::string_view name) {
 }
 
 absl::string_view SpecialName(Special special) {
-  for (const auto& [value, name] : kSpecials) {
-    if (value == special) return name;
-  }
-  return "?";
+  return NameOf(kSpecials, special);
 }
 
 absl::StatusOr<Special> ParseSpecial(absl::string_view name) {

@@ -7,11 +7,12 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/named_values.h"
 
 namespace dpfuzz {
 namespace {
 
-constexpr std::array<std::pair<Verdict, absl::string_view>, 10> kNames = {{
+constexpr NameTable<Verdict, 10> kNames = {{
     {Verdict::kAgree, "agree"},
     {Verdict::kBothRejected, "both_rejected"},
     {Verdict::kMismatch, "mismatch"},
@@ -40,14 +41,7 @@ absl::string_view VerdictName(Verdict verdict) {
 }
 
 absl::StatusOr<Verdict> ParseVerdict(absl::string_view name) {
-  std::vector<absl::string_view> names;
-  for (const auto& [verdict, verdict_name] : kNames) {
-    if (verdict_name == name) return verdict;
-    names.push_back(verdict_name);
-  }
-  return absl::InvalidArgumentError(absl::StrCat("unknown verdict \"", name,
-                                                 "\"; expected one of ",
-                                                 absl::StrJoin(names, ", ")));
+  return ParseNamed(kNames, "verdict", name);
 }
 
 bool IsFinding(Verdict verdict) {
