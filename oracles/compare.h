@@ -3,14 +3,15 @@
 // Both tensors may have any layout and live on any device: they are read
 // densely with dpfuzz's own strided walk (generators/materialize.h) before
 // any arithmetic. kExact requires equal values (all NaNs equal, -0.0 equal
-// to 0.0, infinities equal to themselves); kTolerance allows
+// to 0.0, infinities equal to themselves). kTolerance first allows
 // |actual - expected| <= atol + rtol * |expected|, with the tolerances of
-// torch.testing.assert_close for the dtype, widened by the baseline's own
-// distance from a float64 reference when one is given (an accumulating op
-// may be as far off in the variant as it already is in the baseline). NaN
-// positions must agree either way; a NaN in the variant where the baseline
-// has a number is reported as kNanIntroduced, the mark of a kernel that read
-// a poisoned gap (Note [Poisoned gaps]).
+// torch.testing.assert_close for the dtype; an element outside that is
+// judged again against a float64 reference when one is given: the variant
+// must be within atol + 4 * rtol * |reference| of it (four roundings of
+// accumulation), or no further from it than twice the baseline is. Where
+// results are not finite, only their NaN-ness is compared. A NaN in the
+// variant where the baseline has a finite number is kNanIntroduced, the
+// mark of a kernel that read a poisoned gap (Note [Poisoned gaps]).
 //
 //   std::optional<Difference> d = CompareValues(expected, actual,
 //                                               Comparison::kExact);

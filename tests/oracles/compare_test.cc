@@ -1,0 +1,102 @@
+#include "oracles/compare.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <limits>
+
+namespace dpfuzz {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+at::Tensor F(std::vector<double> v, at::ScalarType t = at::kFloat) {
+  return at::tensor(v, at::kDouble).to(t);
+}
+
+TEST(CompareTest, ExactTreatsNansAndSignedZerosAsEqual) {
+  EXPECT_FALSE(CompareValues(F({1, kNan, 0.0, kInf}), F({1, kNan, -0.0, kInf}),
+                             Comparison::kExact));
+  std::optional<Difference> d =
+      CompareValues(F({1, 2, 3}), F({1, 2.5, 3}), Comparison::kExact);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->verdict, Verdict::kMismatch);
+  EXPECT_EQ(d->index, "[1]");
+  EXPECT_EQ(d->count, 1);
+  EXPECT_EQ(d->max_error, 0.5);
+}
+
+TEST(CompareTest, ReportsNanIntroducedAndThePoison) {
+  at::Tensor actual = F({1, 2});
+  // The float poison: a quiet NaN with a 0xA5 payload.
+  const uint32_t poison = 0x7FE5A5A5u;
+  std::memcpy(static_cast<float*>(actual.data_ptr()) + 1, &poison, 4);
+  std::optional<Difference> d =
+      CompareValues(F({1, 2}), actual, Comparison::kExact);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->verdict, Verdict::kNanIntroduced);
+  EXPECT_THAT(d->detail, HasSubstr("(the poison of a gap)"));
+}
+
+TEST(CompareTest, IntegersAndBoolsAreExact) {
+  EXPECT_TRUE(CompareValues(at::tensor({1, 2}), at::tensor({1, 3}),
+                            Comparison::kTolerance));
+  EXPECT_FALSE(CompareValues(at::ones({2}, at::kBool), at::ones({2}, at::kBool),
+                             Comparison::kExact));
+  EXPECT_TRUE(CompareValues(at::ones({2}, at::kBool), at::zeros({2}, at::kBool),
+                            Comparison::kExact));
+  std::optional<Difference> d = CompareValues(
+      at::tensor({int64_t{-5}}), at::tensor({int64_t{7}}), Comparison::kExact);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->expected, "-5");
+  EXPECT_EQ(d->actual, "7");
+}
+
+TEST(CompareTest, ToleranceUsesAssertCloseDefaultsThenTheReference) {
+  // float32: rtol 1.3e-6, atol 1e-5.
+  EXPECT_FALSE(CompareValues(F({100}), F({100.0001}), Comparison::kTolerance));
+  EXPECT_TRUE(CompareValues(F({100}), F({100.01}), Comparison::kTolerance));
+  // float16 sums: baseline exact, variant 2.5 ulp off; within four
+  // roundings of the float64 reference.
+  const at::Tensor ref = F({-183}, at::kDouble);
+  EXPECT_TRUE(CompareValues(F({-183}, at::kHalf), F({-182.375}, at::kHalf),
+                            Comparison::kTolerance));
+  EXPECT_FALSE(CompareValues(F({-183}, at::kHalf), F({-182.375}, at::kHalf),
+                             Comparison::kTolerance, ref));
+  // As far off as twice the baseline is fine; further is not.
+  const at::Tensor ref2 = F({10}, at::kDouble);
+  EXPECT_FALSE(CompareValues(F({10.5}), F({9}), Comparison::kTolerance, ref2));
+  EXPECT_TRUE(CompareValues(F({10.5}), F({8.5}), Comparison::kTolerance, ref2));
+}
+
+TEST(CompareTest, NonFiniteResultsAreComparedByNanness) {
+  EXPECT_FALSE(CompareValues(F({kInf}), F({kNan}), Comparison::kTolerance));
+  std::optional<Difference> d =
+      CompareValues(F({kInf}), F({1}), Comparison::kTolerance);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->verdict, Verdict::kMismatch);
+  EXPECT_EQ(CompareValues(F({1}), F({kNan}), Comparison::kTolerance)->verdict,
+            Verdict::kNanIntroduced);
+}
+
+TEST(CompareTest, ShapeAndDtypeDifferences) {
+  EXPECT_THAT(CompareValues(F({1, 2}), F({1}), Comparison::kExact)->detail,
+              HasSubstr("shape [1] where the baseline has [2]"));
+  EXPECT_THAT(
+      CompareValues(F({1}), F({1}, at::kDouble), Comparison::kExact)->detail,
+      HasSubstr("dtype Double where the baseline has Float"));
+}
+
+TEST(CompareTest, StridedTensorsAreReadLogically) {
+  at::Tensor base = at::arange(6, at::kFloat).reshape({2, 3});
+  at::Tensor transposed =
+      base.t().contiguous().t();  // Same values, strides (1, 2).
+  EXPECT_FALSE(CompareValues(base, transposed, Comparison::kExact));
+  EXPECT_EQ(MultiIndex(4, {2, 3}), "[1, 1]");
+}
+
+}  // namespace
+}  // namespace dpfuzz
