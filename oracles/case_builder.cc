@@ -171,7 +171,8 @@ absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
              (IsFloating(dtype) || IsComplex(dtype))) {
     DPFUZZ_RETURN_IF_ERROR(AddGradients(c, dtype, functional, rng));
   }
-  if (!written.empty() && rng.OneIn(options.alias_one_in))
+  if (!written.empty() && options.alias_one_in > 0 &&
+      rng.OneIn(options.alias_one_in))
     MaybeAlias(c, written, rng);
   return std::optional<Case>(std::move(c));
 }

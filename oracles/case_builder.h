@@ -29,7 +29,7 @@ namespace dpfuzz {
 
 struct BuildOptions {
   int layout_one_in = 4;   // A tensor keeps its contiguous layout 1 in N.
-  int alias_one_in = 8;    // Out= and in-place cases alias 1 in N.
+  int alias_one_in = 8;    // Out= and in-place cases alias 1 in N; 0: never.
   bool check_grad = true;  // Differentiable ops get grad_outputs.
 };
 

@@ -7,19 +7,28 @@
 namespace dpfuzz {
 namespace {
 
-// Values of `self` that `indices` select along `dim` (flattened when the
-// case has no dim).
-at::Tensor Selected(const at::Tensor& self, const at::Tensor& indices,
-                    const Case& c) {
+// Values of `self` that `indices` (dense) select along `dim` (flattened
+// when the case has no dim); nothing when an index is out of range or the
+// shapes do not fit, which the caller reports as it is.
+std::optional<at::Tensor> Selected(const at::Tensor& self,
+                                   const at::Tensor& indices, const Case& c) {
   const Argument* dim_arg = FindArgument(c, "dim");
   const int64_t* dim =
       dim_arg ? std::get_if<int64_t>(&dim_arg->value) : nullptr;
-  if (dim == nullptr || self.dim() == 0) {
-    return self.detach().reshape({-1}).take(indices.reshape({-1}));
+  const bool flat = dim == nullptr || self.dim() == 0;
+  const int64_t d = flat ? 0 : c10::maybe_wrap_dim(*dim, self.dim());
+  const int64_t bound = flat ? self.numel() : self.size(d);
+  if (indices.numel() > 0 && (indices.min().item<int64_t>() < 0 ||
+                              indices.max().item<int64_t>() >= bound)) {
+    return std::nullopt;
   }
-  const int64_t d = c10::maybe_wrap_dim(*dim, self.dim());
+  if (flat) return self.detach().reshape({-1}).take(indices.reshape({-1}));
   at::Tensor idx = indices;
-  if (idx.dim() < self.dim()) idx = idx.unsqueeze(d);  // keepdim=False
+  if (idx.dim() == self.dim() - 1) idx = idx.unsqueeze(d);  // keepdim=False
+  if (idx.dim() != self.dim()) return std::nullopt;
+  for (int64_t k = 0; k < self.dim(); ++k) {
+    if (k != d && idx.size(k) > self.size(k)) return std::nullopt;
+  }
   return self.detach().gather(d, idx);
 }
 
@@ -79,9 +88,11 @@ std::optional<Difference> CompareOutput(const OpSpec& spec, const Case& c,
       expected.scalar_type() == at::kLong && actual.scalar_type() == at::kLong;
   if ((spec.rules & kRuleTiedIndices) && index_output && self.defined() &&
       expected.sizes() == actual.sizes()) {
-    return CompareValues(Selected(self, ReadDense(expected), c),
-                         Selected(self, ReadDense(actual), c),
-                         Comparison::kExact);
+    const std::optional<at::Tensor> e = Selected(self, ReadDense(expected), c);
+    const std::optional<at::Tensor> a = Selected(self, ReadDense(actual), c);
+    if (e.has_value() && a.has_value()) {
+      return CompareValues(*e, *a, Comparison::kExact);
+    }
   }
   return CompareValues(expected, actual, spec.comparison, reference);
 }

@@ -38,6 +38,7 @@ TEST_F(CliTest, ParsesFlagsBothWays) {
   EXPECT_EQ(o->ops[0]->op, "aten::masked_select");
   EXPECT_EQ(o->dtypes, (std::vector<DType>{DType::kFloat32, DType::kInt64}));
   EXPECT_EQ(o->max_time_seconds, 60);
+  EXPECT_EQ(o->build.alias_one_in, 0);  // --alias is off by default.
 }
 
 TEST_F(CliTest, HelpAndPositionals) {
