@@ -16,9 +16,10 @@
 //    wrong answer is.
 // What PyTorch promises about layouts is checked as layout_contract:
 //  - an op with a memory_format argument returns a tensor contiguous in that
-//    format, or for preserve_format (and None) the layout empty_like would
-//    give: self's strides when self is non-overlapping and dense, else
-//    contiguous in self's suggested format;
+//    format, or for preserve_format (and None) self's strides when self is
+//    non-overlapping and dense, else a dense tensor (the docs promise
+//    contiguous_format there; LibTorch keeps self's dim order, and dpfuzz
+//    holds it to what both agree on);
 //  - a TensorIterator op (kRulePropagatesStrides) whose tensor inputs are
 //    all non-overlapping and dense with one and the same geometry returns
 //    that geometry.
