@@ -42,6 +42,6 @@ Finding MakeFinding(const Case& c, const CaseOutcome& outcome) {
 
 std::string LibTorchVersion() { return TORCH_VERSION; }
 
-std::string DpfuzzVersion() { return "0.1.0"; }
+std::string DpfuzzVersion() { return DPFUZZ_VERSION; }
 
 }  // namespace dpfuzz

@@ -4,9 +4,6 @@
 #include <string>
 #include <utility>
 
-#include "absl/status/status.h"
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "common/named_values.h"
 
 namespace dpfuzz {
@@ -38,10 +35,6 @@ const std::vector<Verdict>& AllVerdicts() {
 
 absl::string_view VerdictName(Verdict verdict) {
   return kNames[static_cast<size_t>(verdict)].second;
-}
-
-absl::StatusOr<Verdict> ParseVerdict(absl::string_view name) {
-  return ParseNamed(kNames, "verdict", name);
 }
 
 bool IsFinding(Verdict verdict) {

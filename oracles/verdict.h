@@ -14,7 +14,6 @@
 #include <ostream>
 #include <vector>
 
-#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
 namespace dpfuzz {
@@ -37,7 +36,6 @@ enum class Verdict : uint8_t {
 const std::vector<Verdict>& AllVerdicts();
 
 absl::string_view VerdictName(Verdict verdict);
-absl::StatusOr<Verdict> ParseVerdict(absl::string_view name);
 
 // False for kAgree and kBothRejected.
 bool IsFinding(Verdict verdict);
