@@ -19,13 +19,16 @@
 namespace dpfuzz {
 namespace {
 
+// Non-overlapping specs (copy_ refuses overlapping destinations).
 std::vector<TensorSpec> SmallSpecs(int count) {
   Rng rng(1);
+  LayoutOptions options;
+  options.allow_overlap = false;
   std::vector<TensorSpec> specs;
   while (static_cast<int>(specs.size()) < count) {
     const Dims sizes = GenerateSizes(rng, 4, 4);
     if (ComputeNumel(sizes) > 64) continue;
-    specs.push_back(GenerateTensorSpec(sizes, DType::kFloat32, {}, rng));
+    specs.push_back(GenerateTensorSpec(sizes, DType::kFloat32, options, rng));
   }
   return specs;
 }
