@@ -21,7 +21,8 @@ int main(int argc, char** argv) {
     std::cout << dpfuzz::UsageText();
     return 0;
   }
-  if (cl.ok() && cl->positional.size() == 1 && cl->positional[0] == "list-ops") {
+  if (cl.ok() && cl->positional.size() == 1 &&
+      cl->positional[0] == "list-ops") {
     std::cout << dpfuzz::ListOpsText();
     return 0;
   }

@@ -111,10 +111,9 @@ struct Case {
   uint64_t seed = 0;  // The seed the case was generated from.
 
   friend bool operator==(const Case& a, const Case& b) {
-    return a.op == b.op && a.overload == b.overload &&
-           a.variant == b.variant && a.args == b.args &&
-           a.aliases == b.aliases && a.grad_outputs == b.grad_outputs &&
-           a.seed == b.seed;
+    return a.op == b.op && a.overload == b.overload && a.variant == b.variant &&
+           a.args == b.args && a.aliases == b.aliases &&
+           a.grad_outputs == b.grad_outputs && a.seed == b.seed;
   }
   friend bool operator!=(const Case& a, const Case& b) { return !(a == b); }
   template <typename H>

@@ -46,10 +46,10 @@ absl::StatusOr<std::vector<MaterializedTensor>> BuildShared(
   for (size_t i = 0; i < specs.size(); ++i) {
     DPFUZZ_RETURN_IF_ERROR(CheckBuildable(specs[i], values[i]));
     if (specs[i].dtype != first.dtype || specs[i].device != first.device) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "specs ", TensorSpecLayoutString(first), " and ",
-          TensorSpecLayoutString(specs[i]),
-          " cannot share a storage: dtype or device differ"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("specs ", TensorSpecLayoutString(first), " and ",
+                       TensorSpecLayoutString(specs[i]),
+                       " cannot share a storage: dtype or device differ"));
     }
     extent = std::max(extent, specs[i].storage_extent());
   }
@@ -77,8 +77,8 @@ absl::StatusOr<std::vector<MaterializedTensor>> BuildShared(
   }
   std::vector<MaterializedTensor> out;
   for (const TensorSpec& spec : specs) {
-    at::Tensor view = storage.as_strided(
-        spec.layout.sizes, spec.layout.strides, spec.layout.storage_offset);
+    at::Tensor view = storage.as_strided(spec.layout.sizes, spec.layout.strides,
+                                         spec.layout.storage_offset);
     if (spec.requires_grad) view = view.detach().requires_grad_(true);
     out.push_back(MaterializedTensor{view, storage});
   }
