@@ -1,6 +1,5 @@
 #include "fuzz/campaign.h"
 
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
