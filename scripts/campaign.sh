@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# A campaign over every curated op, one dpfuzz process per op, so that an
+# op that crashes LibTorch costs only its own run (until cases run in
+# isolated workers). Writes OUT/findings, OUT/logs/<op>.{log,json} and
+# OUT/logs/status.txt (each op's exit status: 0 clean, 1 findings, else the
+# process died, e.g. 134 for an abort).
+#
+#   scripts/campaign.sh OUT [SECONDS_PER_OP] [extra dpfuzz flags...]
+#   scripts/campaign.sh /tmp/campaign 12 --seed=7 --alias
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out="${1:?usage: scripts/campaign.sh OUT [SECONDS_PER_OP] [dpfuzz flags...]}"
+seconds="${2:-12}"
+shift $(( $# < 2 ? $# : 2 ))
+scripts/build.sh default >&2 || exit 2
+dpfuzz="$PWD/build/default/fuzz/dpfuzz"
+mkdir -p "$out/logs"
+: > "$out/logs/status.txt"
+"$dpfuzz" list-ops | cut -f1 | while read -r op; do
+  "$dpfuzz" --op="$op" --max_time="$seconds" --findings="$out/findings" --noprogress \
+    --summary_json="$out/logs/$op.json" "$@" > "$out/logs/$op.log" 2>&1
+  status=$?
+  echo "$op $status" >> "$out/logs/status.txt"
+  echo "$op: exit $status, $(grep -h '^SUMMARY:' "$out/logs/$op.log" || echo 'no summary (the process died)')"
+done
