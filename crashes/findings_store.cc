@@ -1,5 +1,11 @@
 #include "crashes/findings_store.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -7,48 +13,40 @@
 #include "absl/strings/str_format.h"
 #include "common/files.h"
 #include "common/status_macros.h"
+#include "crashes/finding_json.h"
 #include "generators/case_json.h"
-#include "generators/layout_features.h"
 
 namespace dpfuzz {
 namespace {
 
 using Json = nlohmann::json;
 
-Json EvidenceToJson(const Evidence& e) {
-  Json j{{"where", e.where}, {"detail", e.detail}};
-  if (!e.index.empty()) {
-    j["first_difference"] = {
-        {"index", e.index}, {"expected", e.expected}, {"actual", e.actual}};
-    j["max_error"] = e.max_error;
-  }
-  if (!e.error.empty()) j["error"] = e.error;
-  return j;
-}
-
-std::string FindingJson(const Finding& f, int64_t hits) {
-  Json layouts = Json::array();
-  for (const Argument& arg : f.c.args) {
-    if (const auto* t = std::get_if<TensorSpec>(&arg.value)) {
-      layouts.push_back(absl::StrCat(
-          arg.name, ": ", TensorSpecLayoutString(*t), " (",
-          LayoutFeaturesToString(ComputeLayoutFeatures(t->layout)), ")"));
-    }
-  }
-  const Json j{
-      {"op", f.c.op},
-      {"overload", f.c.overload},
-      {"variant", std::string(VariantName(f.c.variant))},
-      {"verdict", std::string(VerdictName(f.outcome.verdict))},
-      {"signature", f.signature},
-      {"evidence", EvidenceToJson(f.outcome.evidence)},
-      {"layouts", layouts},
-      {"hits", hits},
-      {"libtorch_version", LibTorchVersion()},
-      {"dpfuzz_version", DpfuzzVersion()},
-  };
+std::string FindingText(const Finding& f, int64_t hits) {
+  Json j = FindingToJson(f, /*with_case=*/false);
+  j["hits"] = hits;
   return j.dump(2) + "\n";
 }
+
+// Holds an exclusive flock on <dir>/.lock: one writer at a time, across
+// workers' supervisors and dpfuzz processes sharing the directory.
+class DirLock {
+ public:
+  explicit DirLock(const std::string& dir)
+      : fd_(::open((dir + "/.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC,
+                   0644)) {
+    if (fd_ >= 0) {
+      while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+      }
+    }
+  }
+  ~DirLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  bool ok() const { return fd_ >= 0; }
+
+ private:
+  int fd_;
+};
 
 // The hits and case recorded so far in `path`, if any.
 struct Stored {
@@ -93,6 +91,12 @@ std::string FindingsStore::PathFor(const Finding& finding) const {
 }
 
 absl::StatusOr<Recorded> FindingsStore::Record(const Finding& finding) {
+  const DirLock lock(dir_);
+  if (!lock.ok()) {
+    return absl::InternalError(absl::StrCat("findings directory ", dir_,
+                                            ": cannot lock: ",
+                                            std::strerror(errno)));
+  }
   Recorded r;
   r.path = PathFor(finding);
   const Stored stored = ReadStored(r.path);
@@ -102,14 +106,14 @@ absl::StatusOr<Recorded> FindingsStore::Record(const Finding& finding) {
   if (r.is_new || CaseSize(finding.c) < CaseSize(*stored.c)) {
     DPFUZZ_RETURN_IF_ERROR(SaveCaseFile(finding.c, r.path + "/case.json"));
     DPFUZZ_RETURN_IF_ERROR(WriteFileAtomically(
-        r.path + "/finding.json", FindingJson(finding, r.hits), "finding"));
+        r.path + "/finding.json", FindingText(finding, r.hits), "finding"));
     return r;
   }
   // Keep the stored (smaller) case and its evidence; count the hit.
   absl::StatusOr<std::string> text =
       ReadFile(r.path + "/finding.json", "finding");
   Json j = text.ok() ? Json::parse(*text, nullptr, false) : Json();
-  if (!j.is_object()) j = Json::parse(FindingJson(finding, r.hits));
+  if (!j.is_object()) j = Json::parse(FindingText(finding, r.hits));
   j["hits"] = r.hits;
   DPFUZZ_RETURN_IF_ERROR(WriteFileAtomically(r.path + "/finding.json",
                                              j.dump(2) + "\n", "finding"));

@@ -6,7 +6,9 @@
 // signature is already stored increments its hit count and replaces the
 // stored case when the new one is smaller (fewer elements in all), so the
 // store keeps one small case per bug. Every file is written atomically
-// (common/files.h): an interrupted run leaves each finding whole.
+// (common/files.h): an interrupted run leaves each finding whole. Each
+// Record holds an flock on <dir>/.lock, so several dpfuzz processes (and
+// runs after runs) can share one directory without losing hits.
 //
 //   absl::StatusOr<FindingsStore> store = FindingsStore::Open("findings");
 //   absl::StatusOr<Recorded> r = store->Record(MakeFinding(c, outcome));

@@ -4,13 +4,13 @@
 #include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "common/torch_compat.h"
 #include "crashes/findings_store.h"
 #include "generators/rng.h"
-#include "oracles/run_case.h"
+#include "oracles/case_builder.h"
 
 namespace dpfuzz {
 namespace {
@@ -19,6 +19,8 @@ using Clock = std::chrono::steady_clock;
 
 // Campaigns stop drawing for an op after this many invalid draws in a row.
 constexpr int kMaxInvalidInARow = 2000;
+// After an interrupt, cases in flight get this long to finish.
+constexpr double kInterruptGraceSeconds = 2;
 
 std::vector<DType> AllowedDTypes(const OpSpec& spec,
                                  const std::vector<DType>& allowed) {
@@ -31,142 +33,241 @@ std::vector<DType> AllowedDTypes(const OpSpec& spec,
   return out;
 }
 
-void PrintProgress(const CampaignSummary& s, double elapsed) {
-  std::fprintf(
-      stderr,
-      "\r[%5.0fs] cases %lld (%.0f/s)  findings %zu  hits %lld  invalid %lld ",
-      elapsed, static_cast<long long>(s.cases),
-      elapsed > 0 ? s.cases / elapsed : 0.0, s.findings.size(),
-      static_cast<long long>(s.hits), static_cast<long long>(s.invalid));
+std::string OpName(const OpSpec& spec) {
+  return spec.overload.empty() ? spec.op
+                               : absl::StrCat(spec.op, ".", spec.overload);
+}
+
+class Campaign {
+ public:
+  Campaign(const CampaignOptions& options, std::ostream& log,
+           const std::atomic<bool>* stop)
+      : options_(options), log_(log), stop_(stop), rng_(options.seed) {}
+
+  CampaignSummary Run();
+
+ private:
+  struct OpState {
+    const OpSpec* spec;
+    std::string name;
+    std::vector<DType> dtypes;
+    std::vector<Variant> variants;
+    int invalid_in_a_row = 0;
+  };
+
+  double Elapsed() const {
+    return std::chrono::duration<double>(Clock::now() - start_).count();
+  }
+  bool Setup();
+  bool WantMore() const;
+  Ticket Draw();
+  void Handle(TicketResult& result);
+  void HandleFinding(const Finding& finding);
+  void PrintProgress();
+
+  const CampaignOptions& options_;
+  std::ostream& log_;
+  const std::atomic<bool>* stop_;
+  Rng rng_;
+  Clock::time_point start_ = Clock::now();
+  Clock::time_point last_progress_ = start_;
+  CampaignSummary summary_;
+  std::optional<FindingsStore> store_;
+  std::vector<OpState> ops_;
+  size_t next_op_ = 0;
+};
+
+bool Campaign::Setup() {
+  if (!options_.findings_dir.empty()) {
+    absl::StatusOr<FindingsStore> opened =
+        FindingsStore::Open(options_.findings_dir);
+    if (!opened.ok()) {
+      log_ << "ERROR: " << opened.status().message() << "\n";
+      ++summary_.errors;
+      return false;
+    }
+    store_ = *opened;
+  }
+  for (const OpSpec* spec : options_.ops) {
+    OpState state{spec, OpName(*spec), AllowedDTypes(*spec, options_.dtypes),
+                  VariantsOf(*spec)};
+    if (state.dtypes.empty()) {
+      log_ << "WARNING: " << spec->op
+           << " accepts none of the requested dtypes; skipped\n";
+      continue;
+    }
+    ops_.push_back(state);
+  }
+  return true;
+}
+
+bool Campaign::WantMore() const {
+  if (ops_.empty() || summary_.interrupted) return false;
+  if (options_.max_time_seconds > 0 && Elapsed() >= options_.max_time_seconds)
+    return false;
+  return true;
+}
+
+Ticket Campaign::Draw() {
+  OpState& op = ops_[next_op_++ % ops_.size()];
+  const DType dtype = rng_.Pick(op.dtypes);
+  const Variant variant = rng_.Pick(op.variants);
+  return DrawTicket(op.name, dtype, variant, rng_.Next());
+}
+
+void Campaign::HandleFinding(const Finding& finding) {
+  if (std::optional<KnownIssues::Entry> known =
+          options_.known.Match(finding.signature)) {
+    KnownHits& k = summary_.known[finding.signature];
+    k.note = known->note;
+    if (++k.hits == 1) {
+      if (options_.progress) std::fprintf(stderr, "\n");
+      log_ << "KNOWN: " << finding.signature << "  " << known->note
+           << std::endl;
+    }
+    return;
+  }
+  ++summary_.hits;
+  std::string where = "(not stored)";
+  if (store_.has_value()) {
+    absl::StatusOr<Recorded> recorded = store_->Record(finding);
+    if (recorded.ok()) {
+      where = recorded->path;
+    } else {
+      ++summary_.errors;
+      log_ << "ERROR: " << recorded.status().message() << "\n";
+    }
+  }
+  if (!summary_.findings.emplace(finding.signature, where).second) return;
+  const Evidence& e = finding.outcome.evidence;
+  if (options_.progress) std::fprintf(stderr, "\n");
+  log_ << "FINDING: " << finding.signature << " -> " << where << "\n  "
+       << e.where << ": " << e.detail
+       << (e.error.empty() ? "" : "\n  error: ")
+       << e.error.substr(0, e.error.find('\n')) << std::endl;
+}
+
+void Campaign::Handle(TicketResult& r) {
+  switch (r.kind) {
+    case TicketResult::Kind::kInvalid: {
+      ++summary_.invalid;
+      const auto op = std::find_if(
+          ops_.begin(), ops_.end(),
+          [&](const OpState& s) { return s.name == r.ticket.op; });
+      if (op != ops_.end() && ++op->invalid_in_a_row == kMaxInvalidInARow) {
+        log_ << "WARNING: " << op->name << ": " << kMaxInvalidInARow
+             << " drawn argument sets in a row were rejected by the op; "
+                "dropping it from the campaign\n";
+        ops_.erase(op);
+      }
+      return;
+    }
+    case TicketResult::Kind::kError:
+      ++summary_.errors;
+      log_ << "ERROR: " << TicketToString(r.ticket) << ": " << r.error << "\n";
+      return;
+    case TicketResult::Kind::kCulprit:
+      ++summary_.culprits;
+      ++summary_.cases;
+      break;
+    case TicketResult::Kind::kLateCulprit:
+      ++summary_.culprits;
+      break;
+    case TicketResult::Kind::kRan:
+      ++summary_.cases;
+      break;
+  }
+  for (OpState& op : ops_) {
+    if (op.name == r.ticket.op) op.invalid_in_a_row = 0;
+  }
+  ++summary_.verdicts[r.verdict];
+  if (r.finding.has_value()) HandleFinding(*r.finding);
+}
+
+void Campaign::PrintProgress() {
+  const double elapsed = Elapsed();
+  std::fprintf(stderr,
+               "\r[%5.0fs] cases %lld (%.0f/s)  findings %zu  hits %lld  "
+               "crashes %lld  invalid %lld ",
+               elapsed, static_cast<long long>(summary_.cases),
+               elapsed > 0 ? summary_.cases / elapsed : 0.0,
+               summary_.findings.size(), static_cast<long long>(summary_.hits),
+               static_cast<long long>(summary_.culprits),
+               static_cast<long long>(summary_.invalid));
   std::fflush(stderr);
+}
+
+CampaignSummary Campaign::Run() {
+  if (!Setup()) return summary_;
+  absl::StatusOr<std::unique_ptr<Supervisor>> supervisor =
+      Supervisor::Start(options_.isolation);
+  if (!supervisor.ok()) {
+    log_ << "ERROR: " << supervisor.status().message() << "\n";
+    ++summary_.errors;
+    return summary_;
+  }
+  Supervisor& sup = **supervisor;
+  std::optional<double> interrupted_at;
+  std::vector<TicketResult> results;
+  for (;;) {
+    if (stop_ != nullptr && stop_->load() && !interrupted_at.has_value()) {
+      summary_.interrupted = true;
+      interrupted_at = Elapsed();
+    }
+    while (WantMore() && sup.HasRoom() &&
+           (options_.runs == 0 ||
+            summary_.cases + static_cast<int64_t>(sup.Outstanding()) <
+                options_.runs)) {
+      sup.Submit(Draw());
+      ++summary_.planned;
+    }
+    if (sup.Outstanding() == 0 &&
+        (!WantMore() ||
+         (options_.runs > 0 && summary_.cases >= options_.runs))) {
+      break;
+    }
+    if (interrupted_at.has_value() &&
+        Elapsed() - *interrupted_at > kInterruptGraceSeconds) {
+      summary_.abandoned += static_cast<int64_t>(sup.Abandon().size());
+      break;
+    }
+    if (absl::Status s = sup.Poll(0.05, results); !s.ok()) {
+      log_ << "ERROR: " << s.message() << "\n";
+      ++summary_.errors;
+      summary_.abandoned += static_cast<int64_t>(sup.Abandon().size());
+      break;
+    }
+    for (TicketResult& r : results) Handle(r);
+    results.clear();
+    if (options_.progress &&
+        std::chrono::duration<double>(Clock::now() - last_progress_).count() >
+            0.25) {
+      last_progress_ = Clock::now();
+      PrintProgress();
+    }
+  }
+  summary_.worker_deaths = sup.worker_deaths();
+  summary_.seconds = Elapsed();
+  if (options_.progress) {
+    PrintProgress();
+    std::fprintf(stderr, "\n");
+  }
+  return summary_;
 }
 
 }  // namespace
 
 CampaignSummary RunCampaign(const CampaignOptions& options, std::ostream& log,
                             const std::atomic<bool>* stop) {
-  CampaignSummary summary;
-  compat::SilenceWarnings quiet;
-  const Clock::time_point start = Clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-  };
-  std::optional<FindingsStore> store;
-  if (!options.findings_dir.empty()) {
-    absl::StatusOr<FindingsStore> opened =
-        FindingsStore::Open(options.findings_dir);
-    if (!opened.ok()) {
-      log << "ERROR: " << opened.status().message() << "\n";
-      ++summary.errors;
-      return summary;
-    }
-    store = *opened;
-  }
-  struct OpState {
-    const OpSpec* spec;
-    std::vector<DType> dtypes;
-    std::vector<Variant> variants;
-    int invalid_in_a_row = 0;
-  };
-  std::vector<OpState> ops;
-  for (const OpSpec* spec : options.ops) {
-    OpState state{spec, AllowedDTypes(*spec, options.dtypes),
-                  VariantsOf(*spec)};
-    if (state.dtypes.empty()) {
-      log << "WARNING: " << spec->op
-          << " accepts none of the requested dtypes; skipped\n";
-      continue;
-    }
-    ops.push_back(state);
-  }
-  Rng rng(options.seed);
-  Clock::time_point last_progress = start;
-  size_t next = 0;
-  while (!ops.empty()) {
-    if (stop != nullptr && stop->load()) {
-      summary.interrupted = true;
-      break;
-    }
-    if (options.runs > 0 && summary.cases >= options.runs) break;
-    if (options.max_time_seconds > 0 && elapsed() >= options.max_time_seconds)
-      break;
-    OpState& op = ops[next++ % ops.size()];
-    const DType dtype = rng.Pick(op.dtypes);
-    const Variant variant = rng.Pick(op.variants);
-    const uint64_t seed = rng.Next();
-    absl::StatusOr<std::optional<Case>> built =
-        BuildCase(*op.spec, dtype, variant, seed, options.build);
-    if (!built.ok()) {
-      ++summary.errors;
-      log << "ERROR: building a case for " << op.spec->op << " (seed " << seed
-          << "): " << built.status().message() << "\n";
-      continue;
-    }
-    if (!built->has_value()) {
-      ++summary.invalid;
-      if (++op.invalid_in_a_row == kMaxInvalidInARow) {
-        log << "WARNING: " << op.spec->op << ": " << kMaxInvalidInARow
-            << " drawn argument sets in a row were rejected by the op; "
-               "dropping it from the campaign\n";
-        ops.erase(ops.begin() + (&op - ops.data()));
-      }
-      continue;
-    }
-    op.invalid_in_a_row = 0;
-    const Case& c = **built;
-    absl::StatusOr<CaseOutcome> outcome = RunCase(*op.spec, c);
-    if (!outcome.ok()) {
-      ++summary.errors;
-      log << "ERROR: running " << QualifiedOpName(c) << " (seed " << seed
-          << "): " << outcome.status().message() << "\n";
-      continue;
-    }
-    ++summary.cases;
-    ++summary.verdicts[outcome->verdict];
-    if (IsFinding(outcome->verdict)) {
-      ++summary.hits;
-      const Finding finding = MakeFinding(c, *outcome);
-      std::string where = "(not stored)";
-      if (store.has_value()) {
-        absl::StatusOr<Recorded> recorded = store->Record(finding);
-        if (recorded.ok()) {
-          where = recorded->path;
-        } else {
-          ++summary.errors;
-          log << "ERROR: " << recorded.status().message() << "\n";
-        }
-      }
-      if (summary.findings.emplace(finding.signature, where).second) {
-        if (options.progress) std::fprintf(stderr, "\n");
-        log << "FINDING: " << VerdictName(outcome->verdict) << " "
-            << QualifiedOpName(c) << " " << VariantName(c.variant) << " "
-            << DTypeName(dtype) << " -> " << where << "\n  "
-            << outcome->evidence.where << ": " << outcome->evidence.detail
-            << (outcome->evidence.error.empty() ? "" : "\n  error: ")
-            << outcome->evidence.error.substr(
-                   0, outcome->evidence.error.find('\n'))
-            << std::endl;
-      }
-    }
-    if (options.progress &&
-        std::chrono::duration<double>(Clock::now() - last_progress).count() >
-            0.25) {
-      last_progress = Clock::now();
-      PrintProgress(summary, elapsed());
-    }
-  }
-  summary.seconds = elapsed();
-  if (options.progress) {
-    PrintProgress(summary, summary.seconds);
-    std::fprintf(stderr, "\n");
-  }
-  return summary;
+  return Campaign(options, log, stop).Run();
 }
 
 std::string SummaryLine(const CampaignSummary& s) {
   std::string line = absl::StrFormat(
-      "SUMMARY: cases=%d findings=%d hits=%d invalid=%d errors=%d seconds=%.1f",
-      s.cases, s.findings.size(), s.hits, s.invalid, s.errors, s.seconds);
+      "SUMMARY: cases=%d findings=%d hits=%d known=%d invalid=%d errors=%d "
+      "planned=%d culprits=%d abandoned=%d worker_deaths=%d seconds=%.1f",
+      s.cases, s.findings.size(), s.hits, s.known.size(), s.invalid, s.errors,
+      s.planned, s.culprits, s.abandoned, s.worker_deaths, s.seconds);
   for (const auto& [verdict, count] : s.verdicts) {
     absl::StrAppend(&line, " ", VerdictName(verdict), "=", count);
   }
@@ -185,14 +286,24 @@ std::string SummaryJson(const CampaignSummary& s) {
   for (const auto& [signature, dir] : s.findings) {
     dirs.push_back({{"signature", signature}, {"dir", dir}});
   }
-  const nlohmann::json j{{"cases", s.cases},
+  nlohmann::json known = nlohmann::json::array();
+  for (const auto& [signature, k] : s.known) {
+    known.push_back(
+        {{"signature", signature}, {"note", k.note}, {"hits", k.hits}});
+  }
+  const nlohmann::json j{{"planned", s.planned},
+                         {"cases", s.cases},
                          {"findings", s.findings.size()},
                          {"hits", s.hits},
                          {"invalid", s.invalid},
                          {"errors", s.errors},
+                         {"culprits", s.culprits},
+                         {"abandoned", s.abandoned},
+                         {"worker_deaths", s.worker_deaths},
                          {"seconds", s.seconds},
                          {"verdicts", verdicts},
                          {"finding_dirs", dirs},
+                         {"known", known},
                          {"interrupted", s.interrupted}};
   return j.dump(2) + "\n";
 }

@@ -1,15 +1,18 @@
-// A campaign: cases drawn for a set of ops, run through every oracle until a
-// case or time budget runs out, findings stored as they come.
+// A campaign: cases drawn for a set of ops and run in isolated workers
+// until a case or time budget runs out, findings stored as they come.
 //
 // Ops are visited round-robin; for each case a dtype (among those the op
 // accepts and the user allows), a variant (functional, out=, in-place) and
-// a seed are drawn from the campaign's Rng, so a campaign is reproducible
-// from its seed. Progress and findings are reported on `log` with stable
-// prefixes (INFO:, FINDING:, WARNING:, SUMMARY:) and, on a terminal, a live
-// progress line on stderr.
+// a seed are drawn from the campaign's Rng into a ticket, so a campaign is
+// reproducible from its seed whatever the number of workers. The tickets
+// run in worker processes under a supervisor (crashes/supervisor.h): a
+// crash, hang or runaway allocation costs one finding, never the campaign.
+// Progress and findings are reported on `log` with stable prefixes (INFO:,
+// FINDING:, KNOWN:, WARNING:, ERROR:) and, on a terminal, a live progress
+// line on stderr.
 //
 //   CampaignOptions options;
-//   options.ops = {FindCuratedOp("masked_select")};
+//   options.ops = {FindOp("masked_select")};
 //   options.max_time_seconds = 60;
 //   CampaignSummary s = RunCampaign(options, std::cout, &stop_requested);
 
@@ -23,8 +26,9 @@
 #include <string>
 #include <vector>
 
+#include "crashes/known_issues.h"
+#include "crashes/supervisor.h"
 #include "generators/op_spec.h"
-#include "oracles/case_builder.h"
 #include "oracles/verdict.h"
 
 namespace dpfuzz {
@@ -37,15 +41,26 @@ struct CampaignOptions {
   uint64_t seed = 1;
   std::string findings_dir;  // Where findings go; "": not stored.
   bool progress = false;     // Live progress line on stderr.
-  BuildOptions build;
+  SupervisorOptions isolation;
+  KnownIssues known;  // Findings to count but not report.
+};
+
+struct KnownHits {
+  std::string note;
+  int64_t hits = 0;
 };
 
 struct CampaignSummary {
-  int64_t cases = 0;    // Cases run through the oracles.
-  int64_t invalid = 0;  // Drawn arguments the op itself rejects: no case.
-  int64_t errors = 0;   // Cases dpfuzz could not run (reported on the log).
-  int64_t hits = 0;     // Cases with a finding.
+  int64_t planned = 0;    // Tickets drawn and handed to workers.
+  int64_t cases = 0;      // Cases run through the oracles (culprits too).
+  int64_t invalid = 0;    // Drawn arguments the op itself rejects: no case.
+  int64_t errors = 0;     // Cases dpfuzz could not run (reported on the log).
+  int64_t culprits = 0;   // Cases that killed their worker.
+  int64_t abandoned = 0;  // Tickets dropped unrun by an interrupt.
+  int64_t worker_deaths = 0;
+  int64_t hits = 0;  // Cases with a (not known) finding.
   std::map<std::string, std::string> findings;  // Unique: signature -> dir.
+  std::map<std::string, KnownHits> known;       // Muted, by signature.
   std::map<Verdict, int64_t> verdicts;          // Cases per verdict.
   double seconds = 0;
   bool interrupted = false;
@@ -57,8 +72,9 @@ CampaignSummary RunCampaign(const CampaignOptions& options, std::ostream& log,
 // "SUMMARY: cases=... findings=... hits=... seconds=... mismatch=..."
 std::string SummaryLine(const CampaignSummary& summary);
 
-// cases, findings (unique), hits, invalid, errors, seconds, verdicts (a
-// count per verdict), finding_dirs.
+// planned, cases, findings (unique), hits, invalid, errors, culprits,
+// abandoned, worker_deaths, seconds, verdicts (a count per verdict),
+// finding_dirs, known (signature, note, hits), interrupted.
 std::string SummaryJson(const CampaignSummary& summary);
 
 }  // namespace dpfuzz

@@ -15,7 +15,6 @@
 #include "common/files.h"
 #include "common/status_macros.h"
 #include "generators/op_registry.h"
-#include "oracles/case_builder.h"
 
 ABSL_FLAG(
     std::string, op, "",
@@ -34,19 +33,34 @@ ABSL_FLAG(std::string, findings, "findings",
 ABSL_FLAG(std::string, summary_json, "",
           "Also write the summary as JSON to this file.");
 ABSL_FLAG(bool, grad, true, "Check gradients of differentiable ops.");
-ABSL_FLAG(bool, alias, false,
-          "Also let out= and in-place tensors share memory with inputs. Off by "
-          "default until cases run in isolated workers: LibTorch 1.13 corrupts "
-          "its heap on some of these (masked_select, tril, triu out=).");
+ABSL_FLAG(bool, alias, true,
+          "Also let out= and in-place tensors share memory with inputs.");
 ABSL_FLAG(bool, progress, true,
           "Live progress line on stderr when it is a terminal.");
+ABSL_FLAG(int32_t, jobs, 1, "Worker processes running cases in parallel.");
+ABSL_FLAG(std::string, timeout, "10",
+          "Per-case time limit, seconds or a duration; past it the case is a "
+          "timeout finding; 0: none.");
+ABSL_FLAG(int64_t, rss_limit_mb, 4096,
+          "Per-worker resident memory limit in MB; past it the case is an oom "
+          "finding; 0: none.");
+ABSL_FLAG(std::string, known, "",
+          "Known-issues file: findings matching its signature patterns are "
+          "counted apart, not reported (see crashes/known_issues.h).");
+ABSL_FLAG(std::string, format, "python",
+          "repro: python (repro.py) or cpp (repro.cc; CMakeLists.txt beside "
+          "--out).");
+ABSL_FLAG(std::string, out, "",
+          "repro: write here instead of standard output.");
 
 namespace dpfuzz {
 namespace {
 
 constexpr const char* kFlagNames[] = {
-    "op",       "runs",         "max_time", "seed",  "dtypes",
-    "findings", "summary_json", "grad",     "alias", "progress"};
+    "op",    "runs",     "max_time", "seed",    "dtypes",       "findings",
+    "summary_json",      "grad",     "alias",   "progress",     "jobs",
+    "timeout",           "rss_limit_mb",        "known",        "format",
+    "out"};
 
 absl::Status UsageError(const std::string& message) {
   return absl::InvalidArgumentError(message);
@@ -72,9 +86,17 @@ std::string UsageText() {
       "reports\n"
       "where they disagree (values, NaNs, errors, writes outside views, "
       "gradients).\n\n"
-      "usage: dpfuzz --op=NAME[,NAME...] [flags]\n"
-      "       dpfuzz list-ops   (the curated ops, their variants and "
-      "dtypes)\n\n"
+      "usage: dpfuzz --op=NAME[,NAME...] [flags]   fuzz ops\n"
+      "       dpfuzz replay PATH...   re-run case files or findings "
+      "directories;\n"
+      "                               exit 1 when any still reproduces\n"
+      "       dpfuzz repro FILE [--format=python|cpp] [--out=FILE]\n"
+      "                               a standalone repro of a case\n"
+      "       dpfuzz list-ops         the ops, their variants and dtypes\n\n"
+      "Cases run in --jobs worker processes; a case that kills its worker, "
+      "runs past\n"
+      "--timeout or past --rss_limit_mb is a crash, timeout or oom "
+      "finding.\n\n"
       "flags:\n";
   for (const char* name : kFlagNames) {
     const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
@@ -84,15 +106,17 @@ std::string UsageText() {
   }
   absl::StrAppend(
       &text,
-      "\nexit status: 0 no finding, 1 findings, 2 bad usage.\n"
+      "\nexit status: 0 no finding (known ones aside), 1 findings, 2 bad "
+      "usage.\n"
       "Each unique finding is stored in FINDINGS/<verdict>-<op>-<hash>/ as "
-      "case.json and finding.json.\n");
+      "case.json,\nfinding.json, repro.py, repro.cc and CMakeLists.txt.\n");
   return text;
 }
 
 std::string ListOpsText() {
   std::string text;
-  for (const OpSpec& spec : CuratedOps()) {
+  for (const OpSpec* spec_ptr : AllOps()) {
+    const OpSpec& spec = *spec_ptr;
     std::vector<std::string> variants;
     for (Variant v : VariantsOf(spec)) variants.emplace_back(VariantName(v));
     std::vector<std::string> dtypes;
@@ -158,7 +182,8 @@ absl::StatusOr<CommandLine> ParseCommandLine(int argc, char** argv) {
   return cl;
 }
 
-absl::StatusOr<double> ParseSeconds(const std::string& text) {
+absl::StatusOr<double> ParseSeconds(const std::string& flag,
+                                    const std::string& text) {
   double seconds = 0;
   if (absl::SimpleAtod(text, &seconds) && seconds >= 0) return seconds;
   absl::Duration d;
@@ -166,7 +191,7 @@ absl::StatusOr<double> ParseSeconds(const std::string& text) {
     return absl::ToDoubleSeconds(d);
   }
   return UsageError(
-      absl::StrCat("flag --max_time=", text,
+      absl::StrCat("flag --", flag, "=", text,
                    ": expected seconds (60) or a duration (90s, 10m, 1h)"));
 }
 
@@ -178,14 +203,15 @@ absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags() {
   for (absl::string_view name :
        absl::StrSplit(ops, ',', absl::SkipWhitespace())) {
     if (name == "all") {
-      for (const OpSpec& spec : CuratedOps()) options.ops.push_back(&spec);
+      for (const OpSpec* spec : AllOps()) options.ops.push_back(spec);
       continue;
     }
-    const OpSpec* spec = FindCuratedOp(name);
+    const OpSpec* spec = FindOp(name);
     if (spec == nullptr) {
-      return UsageError(absl::StrCat("flag --op: no curated op \"", name,
-                                     "\"; dpfuzz knows ", CuratedOps().size(),
-                                     " ops (--op=all runs them all)"));
+      return UsageError(absl::StrCat("flag --op: no op \"", name,
+                                     "\"; dpfuzz knows ", AllOps().size(),
+                                     " ops (dpfuzz list-ops; --op=all runs "
+                                     "them all)"));
     }
     options.ops.push_back(spec);
   }
@@ -203,7 +229,7 @@ absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags() {
   }
   options.runs = absl::GetFlag(FLAGS_runs);
   DPFUZZ_ASSIGN_OR_RETURN(options.max_time_seconds,
-                          ParseSeconds(absl::GetFlag(FLAGS_max_time)));
+                          ParseSeconds("max_time", absl::GetFlag(FLAGS_max_time)));
   options.seed = absl::GetFlag(FLAGS_seed);
   if (options.seed == 0) {
     options.seed = static_cast<uint64_t>(
@@ -215,11 +241,47 @@ absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags() {
         MakeDirectories(options.findings_dir, "flag --findings: directory");
     if (!dir.ok()) return UsageError(std::string(dir.message()));
   }
-  options.build.check_grad = absl::GetFlag(FLAGS_grad);
-  if (!absl::GetFlag(FLAGS_alias)) options.build.alias_one_in = 0;
+  DPFUZZ_ASSIGN_OR_RETURN(options.isolation, IsolationFromFlags());
+  options.isolation.worker.check_grad = absl::GetFlag(FLAGS_grad);
+  if (!absl::GetFlag(FLAGS_alias)) options.isolation.worker.alias_one_in = 0;
+  const std::string known = absl::GetFlag(FLAGS_known);
+  if (!known.empty()) {
+    absl::StatusOr<KnownIssues> k = KnownIssues::Load(known);
+    if (!k.ok()) {
+      return UsageError(absl::StrCat("flag --known: ", k.status().message()));
+    }
+    options.known = std::move(*k);
+  }
   options.progress = absl::GetFlag(FLAGS_progress) && isatty(fileno(stderr));
   return options;
 }
+
+absl::StatusOr<SupervisorOptions> IsolationFromFlags() {
+  SupervisorOptions o;
+  o.jobs = absl::GetFlag(FLAGS_jobs);
+  if (o.jobs < 1 || o.jobs > 256) {
+    return UsageError(absl::StrCat("flag --jobs=", o.jobs,
+                                   ": must be between 1 and 256"));
+  }
+  DPFUZZ_ASSIGN_OR_RETURN(o.timeout_seconds,
+                          ParseSeconds("timeout", absl::GetFlag(FLAGS_timeout)));
+  o.rss_limit_mb = absl::GetFlag(FLAGS_rss_limit_mb);
+  if (o.rss_limit_mb < 0) {
+    return UsageError(absl::StrCat("flag --rss_limit_mb=", o.rss_limit_mb,
+                                   ": must be >= 0"));
+  }
+  return o;
+}
+
+absl::StatusOr<ReproFormat> ReproFormatFromFlags() {
+  const std::string format = absl::GetFlag(FLAGS_format);
+  if (format == "python") return ReproFormat::kPython;
+  if (format == "cpp") return ReproFormat::kCpp;
+  return UsageError(absl::StrCat("flag --format=", format,
+                                 ": expected python or cpp"));
+}
+
+std::string OutFlag() { return absl::GetFlag(FLAGS_out); }
 
 absl::Status WriteSummaryIfRequested(const CampaignSummary& summary) {
   const std::string path = absl::GetFlag(FLAGS_summary_json);

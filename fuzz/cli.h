@@ -29,7 +29,7 @@ absl::StatusOr<CommandLine> ParseCommandLine(int argc, char** argv);
 // The usage text --help prints.
 std::string UsageText();
 
-// `dpfuzz list-ops`: one line per curated op: qualified name, family,
+// `dpfuzz list-ops`: one line per op: qualified name, status, family,
 // variants, dtypes.
 std::string ListOpsText();
 
@@ -37,11 +37,20 @@ std::string ListOpsText();
 // flag, the value and what is accepted.
 absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags();
 
+// --jobs, --timeout and --rss_limit_mb (replay and repro use them too).
+absl::StatusOr<SupervisorOptions> IsolationFromFlags();
+
+enum class ReproFormat { kPython, kCpp };
+absl::StatusOr<ReproFormat> ReproFormatFromFlags();
+// --out; "" for standard output.
+std::string OutFlag();
+
 // Writes the summary JSON if --summary_json was given.
 absl::Status WriteSummaryIfRequested(const CampaignSummary& summary);
 
-// "60" (seconds), "90s", "10m", "1h" -> seconds.
-absl::StatusOr<double> ParseSeconds(const std::string& text);
+// "60" (seconds), "90s", "10m", "1h" -> seconds; errors name --flag.
+absl::StatusOr<double> ParseSeconds(const std::string& flag,
+                                    const std::string& text);
 
 }  // namespace dpfuzz
 

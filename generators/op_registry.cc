@@ -1,5 +1,8 @@
 #include "generators/op_registry.h"
 
+#include <deque>
+#include <string>
+
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
@@ -21,18 +24,52 @@ const std::vector<OpSpec>& CuratedOps() {
   return *ops;
 }
 
+namespace {
+
+std::deque<OpSpec>& AddedOps() {
+  static auto* ops = new std::deque<OpSpec>;
+  return *ops;
+}
+
+bool HasName(const OpSpec& spec, const std::string& qualified) {
+  return spec.op == qualified ||
+         (!spec.overload.empty() &&
+          absl::StrCat(spec.op, ".", spec.overload) == qualified);
+}
+
+std::string Qualified(absl::string_view name) {
+  return absl::StrContains(name, "::") ? std::string(name)
+                                       : absl::StrCat("aten::", name);
+}
+
+}  // namespace
+
 const OpSpec* FindCuratedOp(absl::string_view name) {
-  const std::string qualified = absl::StrContains(name, "::")
-                                    ? std::string(name)
-                                    : absl::StrCat("aten::", name);
+  const std::string qualified = Qualified(name);
   for (const OpSpec& spec : CuratedOps()) {
-    if (spec.op == qualified ||
-        (!spec.overload.empty() &&
-         absl::StrCat(spec.op, ".", spec.overload) == qualified)) {
-      return &spec;
-    }
+    if (HasName(spec, qualified)) return &spec;
   }
   return nullptr;
+}
+
+void AddOps(const std::vector<OpSpec>& specs) {
+  AddedOps().insert(AddedOps().end(), specs.begin(), specs.end());
+}
+
+const OpSpec* FindOp(absl::string_view name) {
+  if (const OpSpec* curated = FindCuratedOp(name)) return curated;
+  const std::string qualified = Qualified(name);
+  for (const OpSpec& spec : AddedOps()) {
+    if (HasName(spec, qualified)) return &spec;
+  }
+  return nullptr;
+}
+
+std::vector<const OpSpec*> AllOps() {
+  std::vector<const OpSpec*> all;
+  for (const OpSpec& spec : CuratedOps()) all.push_back(&spec);
+  for (const OpSpec& spec : AddedOps()) all.push_back(&spec);
+  return all;
 }
 
 }  // namespace dpfuzz

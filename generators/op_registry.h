@@ -4,6 +4,10 @@
 // order (campaigns over several ops are reproducible from a seed).
 // FindCuratedOp accepts "masked_select", "aten::masked_select" and
 // "aten::add.Tensor" alike.
+//
+// A program that embeds dpfuzz may add specs of its own before it looks
+// any up (AddOps: a test binary with planted ops); FindOp and AllOps see
+// the curated specs first, then the added ones.
 
 #ifndef DPFUZZ_GENERATORS_OP_REGISTRY_H_
 #define DPFUZZ_GENERATORS_OP_REGISTRY_H_
@@ -19,6 +23,13 @@ const std::vector<OpSpec>& CuratedOps();
 
 // nullptr when no curated spec has that name.
 const OpSpec* FindCuratedOp(absl::string_view name);
+
+// Adds specs; the pointers FindOp and AllOps return stay valid.
+void AddOps(const std::vector<OpSpec>& specs);
+
+// Curated, then added; nullptr when none has that name.
+const OpSpec* FindOp(absl::string_view name);
+std::vector<const OpSpec*> AllOps();
 
 // One per family file; CuratedOps() calls each once.
 void AddPointwiseOps(std::vector<OpSpec>& ops);

@@ -98,12 +98,19 @@ void MaybeAlias(Case& c, const std::set<std::string>& written, Rng& rng) {
   }
 }
 
+void BeforeProbe(const Case& c, const BuildOptions& options) {
+  if (!options.before_probe) return;
+  Case probe = c;
+  probe.variant = Variant::kFunctional;
+  options.before_probe(probe);
+}
+
 // Marks some inputs of `dtype` as requiring grad and adds a grad_output for
 // each output that then requires grad. Some arguments must not require
 // grad (running stats, class weights): when the op rejects the marked
 // inputs, the case goes without backward.
 absl::Status AddGradients(Case& c, DType dtype, const c10::OperatorHandle& op,
-                          Rng& rng) {
+                          const BuildOptions& options, Rng& rng) {
   bool any = false;
   for (Argument& arg : c.args) {
     auto* t = std::get_if<TensorSpec>(&arg.value);
@@ -113,6 +120,7 @@ absl::Status AddGradients(Case& c, DType dtype, const c10::OperatorHandle& op,
   }
   if (!any) return absl::OkStatus();
   DPFUZZ_ASSIGN_OR_RETURN(CaseTensors tensors, MaterializeVariant(c));
+  BeforeProbe(c, options);
   DPFUZZ_ASSIGN_OR_RETURN(CallResult probe,
                           Invoke(op, c, MaterializeBaseline(c, tensors).args));
   if (probe.outcome != CallOutcome::kOk) {
@@ -165,6 +173,7 @@ absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
   {
     at::NoGradGuard no_grad;
     DPFUZZ_ASSIGN_OR_RETURN(CaseTensors tensors, MaterializeVariant(c));
+    BeforeProbe(c, options);
     DPFUZZ_ASSIGN_OR_RETURN(
         probe, Invoke(functional, c, MaterializeBaseline(c, tensors).args));
   }
@@ -188,7 +197,7 @@ absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
     }
   } else if (spec.differentiable && options.check_grad &&
              (IsFloating(dtype) || IsComplex(dtype))) {
-    DPFUZZ_RETURN_IF_ERROR(AddGradients(c, dtype, functional, rng));
+    DPFUZZ_RETURN_IF_ERROR(AddGradients(c, dtype, functional, options, rng));
   }
   if (!written.empty() && options.alias_one_in > 0 &&
       rng.OneIn(options.alias_one_in))

@@ -18,6 +18,7 @@
 #define DPFUZZ_ORACLES_CASE_BUILDER_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -31,6 +32,10 @@ struct BuildOptions {
   int layout_one_in = 4;   // A tensor keeps its contiguous layout 1 in N.
   int alias_one_in = 8;    // Out= and in-place cases alias 1 in N; 0: never.
   bool check_grad = true;  // Differentiable ops get grad_outputs.
+  // Called before each probe runs the op, with the case that probe runs
+  // (functional, as far as it is built): a worker that may die in the probe
+  // records it first.
+  std::function<void(const Case&)> before_probe;
 };
 
 // nullopt when the drawn arguments are invalid for the op itself.

@@ -9,7 +9,7 @@
 namespace dpfuzz {
 namespace {
 
-constexpr NameTable<Verdict, 10> kNames = {{
+constexpr NameTable<Verdict, 13> kNames = {{
     {Verdict::kAgree, "agree"},
     {Verdict::kBothRejected, "both_rejected"},
     {Verdict::kMismatch, "mismatch"},
@@ -20,6 +20,9 @@ constexpr NameTable<Verdict, 10> kNames = {{
     {Verdict::kOutsideWrite, "outside_write"},
     {Verdict::kGradMismatch, "grad_mismatch"},
     {Verdict::kLayoutContract, "layout_contract"},
+    {Verdict::kCrash, "crash"},
+    {Verdict::kTimeout, "timeout"},
+    {Verdict::kOom, "oom"},
 }};
 
 }  // namespace
@@ -35,6 +38,10 @@ const std::vector<Verdict>& AllVerdicts() {
 
 absl::string_view VerdictName(Verdict verdict) {
   return kNames[static_cast<size_t>(verdict)].second;
+}
+
+absl::StatusOr<Verdict> ParseVerdict(absl::string_view name) {
+  return ParseNamed(kNames, "verdict", name);
 }
 
 bool IsFinding(Verdict verdict) {

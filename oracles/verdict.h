@@ -14,6 +14,7 @@
 #include <ostream>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
 namespace dpfuzz {
@@ -30,12 +31,20 @@ enum class Verdict : uint8_t {
   kGradMismatch,       // "grad_mismatch": gradients differ.
   kLayoutContract,     // "layout_contract": out= or memory-format promise
                        // broken.
+  // Judged by the supervisor (crashes/supervisor.h), not by RunCase: the
+  // worker running the case died or was killed.
+  kCrash,    // "crash": killed by a signal or aborted.
+  kTimeout,  // "timeout": ran past the per-case time limit.
+  kOom,      // "oom": went past the memory limit.
 };
 
 // Every verdict, in declaration order.
 const std::vector<Verdict>& AllVerdicts();
 
 absl::string_view VerdictName(Verdict verdict);
+
+// "mismatch" -> Verdict::kMismatch; an error naming the accepted names.
+absl::StatusOr<Verdict> ParseVerdict(absl::string_view name);
 
 // False for kAgree and kBothRejected.
 bool IsFinding(Verdict verdict);

@@ -1,28 +1,295 @@
+#!/usr/bin/env python3
+# dpfuzz repro: aten::masked_select.out (variant out), verdict crash.
+# Found with LibTorch 1.13.0 by dpfuzz 0.1.0.
+#
+# Checks: the strided variant's call must return or raise, not kill the
+# process.
+# Schema: aten::masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!)
+#
+# The case (case.json beside this file is the source of truth):
+#   aten::masked_select out seed 2204885740345374044
+#     self: b8 cpu [3, 2, 2]@[1, 3, 6]+0 small_int#15626271106038404631
+#     mask: b8 cpu [2, 1]@[1, 4]+0 small_int#16081914103763091841
+#     out: b8 cpu [6]@[3]+0 small_int#10470762714998218918
+#     out shares the storage of mask
+#
+# Every tensor argument is a view (as_strided) of an explicit storage
+# holding exactly the elements dpfuzz used; POISON marks dpfuzz's poison
+# in gaps and margins. The contiguous baseline holds the same logical
+# values, each argument dense, in a storage of its own.
+#
+# Exit status: 1 when the bug shows, 0 when it does not, 2 when the
+# repro itself fails. A crash shows as death by a signal.
+#
+# About this bug (see known_findings/README.md):
 # masked_select(self, mask, out=out) where `out` shares memory with `mask`
 # corrupts the heap (LibTorch 1.13): the kernel sizes `out` from the mask,
 # then writes through `out` into the mask it is still reading, and writes
 # past the end of the storage. PyTorch should reject the aliasing (as
 # TensorIterator ops do with "unsupported operation: some elements of the
 # input tensor and the written-to tensor refer to a single memory location").
-# The process aborts ("double free or corruption", "free(): invalid next
-# size") within a few hundred tries; exit status 1 if the call returns
-# wrong values, 0 if every call is rejected or correct.
+# With this case the process aborts ("double free or corruption") in the
+# call or when the tensors are freed.
+
+import cmath
+import faulthandler
+import gc
+import itertools
+import math
 import sys
+
 import torch
 
-torch.manual_seed(0)
-for trial in range(2000):
-    storage = torch.randint(0, 2, (20,), dtype=torch.bool)
-    mask = storage.as_strided((2, 1), (1, 4), 0)
-    out = storage.as_strided((6,), (3,), 0)
-    self_ = torch.randint(0, 2, (12,), dtype=torch.bool).as_strided((3, 2, 2), (1, 3, 6), 0)
-    expected = torch.masked_select(self_, mask.clone())
+# ---------------------------------------------------------------------------
+# Helpers: the same in every dpfuzz repro that makes this check
+# ---------------------------------------------------------------------------
+
+NAN = math.nan
+INF = math.inf
+
+
+class _Poison:
+    def __repr__(self):
+        return "POISON"
+
+
+# dpfuzz fills every storage element outside a view (gaps and margins) with
+# this pattern: a NaN with a 0xA5 payload, or 0xA5 bytes for integers and
+# bool. A kernel that reads it returns it; one that writes there destroys it.
+POISON = _Poison()
+
+_POISON_BITS = {  # dtype: (integer dtype of the same width, bit pattern)
+    torch.float16: (torch.int16, 0x7EA5),
+    torch.bfloat16: (torch.int16, 0x7FE5),
+    torch.float32: (torch.int32, 0x7FE5A5A5),
+    torch.float64: (torch.int64, 0x7FFDA5A5A5A5A5A5),
+    torch.bool: (torch.uint8, 0xA5),
+    torch.uint8: (torch.uint8, 0xA5),
+    torch.int8: (torch.int8, 0xA5),
+    torch.int16: (torch.int16, 0xA5A5),
+    torch.int32: (torch.int32, 0xA5A5A5A5),
+    torch.int64: (torch.int64, 0xA5A5A5A5A5A5A5A5),
+}
+
+
+def _signed(pattern, dtype):
+    width = torch.iinfo(dtype).bits
+    if dtype != torch.uint8 and pattern >= 1 << (width - 1):
+        return pattern - (1 << width)
+    return pattern
+
+
+def storage(dtype, elements, device="cpu"):
+    """A dense 1-d tensor holding exactly `elements`: numbers, (re, im) pairs
+    for complex dtypes, POISON for dpfuzz's poison, bool as 0/1 bytes."""
+    if dtype.is_complex:
+        part = torch.float32 if dtype == torch.complex64 else torch.float64
+        flat = []
+        for e in elements:
+            flat += [e, e] if e is POISON else [e[0], e[1]]
+        real = storage(part, flat)
+        return torch.view_as_complex(real.reshape(-1, 2)).to(device)
+    bits, pattern = _POISON_BITS[dtype]
+    build = torch.uint8 if dtype == torch.bool else dtype
+    t = torch.tensor([0 if e is POISON else e for e in elements], dtype=build)
+    poisoned = [i for i, e in enumerate(elements) if e is POISON]
+    if poisoned:
+        t.view(bits)[poisoned] = _signed(pattern, bits)
+    if dtype == torch.bool:
+        t = t.view(torch.bool)
+    return t.to(device)
+
+
+def view(base, sizes, strides, offset, requires_grad=False):
+    """The view dpfuzz passes: as_strided over the storage (a leaf if it
+    requires grad)."""
+    t = torch.as_strided(base, sizes, strides, offset)
+    return t.detach().requires_grad_() if requires_grad else t
+
+
+def dense(dtype, sizes, elements, requires_grad=False):
+    """A baseline tensor: row-major `elements`, on the CPU."""
+    t = storage(dtype, elements).reshape(sizes)
+    return t.requires_grad_() if requires_grad else t
+
+
+def as_list(value):
+    return value if isinstance(value, list) else [value]
+
+
+def attempt(function, *args):
+    """(result, None), or (None, message) when the call raises."""
     try:
-        torch.masked_select(self_, mask, out=out)
-    except RuntimeError as e:
-        print("rejected:", e)
-        sys.exit(0)
-    if not torch.equal(out[: expected.numel()], expected):
-        print("trial", trial, "expected", expected.tolist(), "actual", out.tolist())
-        sys.exit(1)
-print("no wrong result in 2000 trials")
+        return function(*args), None
+    except Exception as e:  # noqa: BLE001 -- any error is a rejection
+        return None, str(e).strip() or type(e).__name__
+
+
+def flatten(value):
+    """Returned tensors, lists and tuples flattened, numbers as 0-dim."""
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in flatten(v)]
+    if isinstance(value, bool):
+        return [torch.tensor(value)]
+    if isinstance(value, int):
+        return [torch.tensor(value, dtype=torch.int64)]
+    if isinstance(value, float):
+        return [torch.tensor(value, dtype=torch.float64)]
+    return []
+
+
+def results(returned, args):
+    """What a run is judged by: the arguments the schema writes, after the
+    call, else the returned tensors. Returns (names, tensors)."""
+    if not WRITTEN:
+        outs = flatten(returned)
+        return ["output %d" % i for i in range(len(outs))], outs
+    names, tensors = [], []
+    for name in WRITTEN:
+        for t in as_list(args[name]):
+            names.append(name)
+            tensors.append(t)
+    return names, tensors
+
+
+def elements(t):
+    """The logical values of `t`, row-major, as Python numbers (bool as
+    its byte); tolist() walks the strides itself."""
+    t = t.detach().cpu()
+    if t.dtype == torch.bool:
+        t = t.view(torch.uint8)
+    return _flat(t.tolist())
+
+
+def _flat(value):
+    if not isinstance(value, list):
+        return [value]
+    return [x for item in value for x in _flat(item)]
+
+
+def run(main):
+    """Exit status 1: the bug shows; 0: it does not; 2: the repro failed."""
+    try:
+        status = main()
+    except Exception as e:  # noqa: BLE001
+        print("error: the repro itself failed: %r" % e)
+        sys.exit(2)
+    sys.stdout.flush()
+    sys.exit(status)
+
+
+def grad_inputs(args):
+    """(names, tensors) of the arguments that require grad, sorted by name
+    as dpfuzz orders them."""
+    names, tensors = [], []
+    for name in sorted(args):
+        for t in as_list(args[name]):
+            if t.requires_grad:
+                names.append("grad of " + name)
+                tensors.append(t)
+    return names, tensors
+
+
+def backward(returned, inputs, grad_outputs):
+    """Gradients of `inputs` (zeros where unused) for the outputs that
+    require grad, fed `grad_outputs` in order."""
+    outs = [t for t in flatten(returned) if t.requires_grad]
+    if len(outs) != len(grad_outputs):
+        raise RuntimeError("dpfuzz: %d outputs require grad but the case has "
+                           "%d grad_outputs" % (len(outs), len(grad_outputs)))
+    grads = torch.autograd.grad(outs, inputs, grad_outputs,
+                                allow_unused=True)
+    return [g if g is not None else torch.zeros_like(i)
+            for g, i in zip(grads, inputs)]
+
+
+# ---------------------------------------------------------------------------
+# The case
+# ---------------------------------------------------------------------------
+
+VERDICT = "crash"
+WRITTEN = ["out"]  # arguments the schema writes
+# How dpfuzz compares this op's results (generators/op_spec.h):
+EXACT = True  # False: assert_close tolerances, then a float64 reference
+TIED_INDICES = False
+TIE_DIM = None
+NONDETERMINISTIC = False
+PROPAGATES_STRIDES = False
+MEMORY_FORMAT = ""
+REJECTION_ALLOWED = True  # aliased out=/in-place arguments may be rejected
+BACKWARD = False
+
+
+def variant_tensors():
+    """The case's tensors as dpfuzz ran them: views of explicit
+    storages. Returns (arguments, grad_outputs, storages)."""
+    # self: b8 [3, 2, 2]@[1, 3, 6]+0
+    self_storage = storage(torch.bool, [
+        0, 1, 0, 1, 0, 0, 1, 1, 1, 0, 0, 1, *[POISON] * 4])
+    self_ = view(self_storage, (3, 2, 2), (1, 3, 6), 0)
+    # mask: b8 [2, 1]@[1, 4]+0
+    # out: b8 [6]@[3]+0
+    mask_storage = storage(torch.bool, [
+        0, 1, POISON, 1, POISON, POISON, 1, POISON, POISON, 0, POISON, POISON,
+        1, POISON, POISON, 0, *[POISON] * 4])
+    mask = view(mask_storage, (2, 1), (1, 4), 0)
+    out = view(mask_storage, (6,), (3,), 0)
+    args = {
+        "self": self_,
+        "mask": mask,
+        "out": out,
+    }
+    grad_outputs = []
+    storages = [
+        ("self_storage", self_storage,
+         [("self", ((3, 2, 2), (1, 3, 6), 0))]),
+        ("mask_storage", mask_storage,
+         [("mask", ((2, 1), (1, 4), 0)),
+          ("out", ((6,), (3,), 0))]),
+    ]
+    return args, grad_outputs, storages
+
+
+def baseline_tensors():
+    """The contiguous baseline: each argument dense, with the
+    variant's logical values. Returns (arguments, grad_outputs)."""
+    base_self_ = dense(torch.bool, (3, 2, 2), [
+        0, 1, 1, 0, 1, 1, 0, 0, 0, 1, 0, 1])
+    base_mask = dense(torch.bool, (2, 1), [0, 1])
+    base_out = dense(torch.bool, (6,), [0, 1, 1, 0, 1, 0])
+    args = {
+        "self": base_self_,
+        "mask": base_mask,
+        "out": base_out,
+    }
+    grad_outputs = []
+    return args, grad_outputs
+
+
+# aten::masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!)
+def call(a):
+    return torch.ops.aten.masked_select.out(
+        a["self"], a["mask"], out=a["out"])
+
+
+def main():
+    variant, grad_outputs, storages = variant_tensors()
+    print("expected: the call returns or raises an error")
+    print("calling the strided variant; if the process dies now (a signal), "
+          "the bug shows", flush=True)
+    returned, error = attempt(call, variant)
+    if error is None and BACKWARD:
+        _, error = attempt(backward, returned, grad_inputs(variant)[1],
+                           grad_outputs)
+    # Free the tensors now: a corrupted heap often aborts in free().
+    returned = variant = grad_outputs = storages = None
+    gc.collect()
+    print("actual:   the call %s"
+          % ("raised: " + error if error else "returned"))
+    return 0
+
+
+if __name__ == "__main__":
+    run(main)

@@ -33,12 +33,14 @@ TEST_F(CliTest, ParsesFlagsBothWays) {
   absl::StatusOr<CampaignOptions> o = CampaignOptionsFromFlags();
   ASSERT_TRUE(o.ok()) << o.status();
   EXPECT_EQ(o->runs, 10);
-  EXPECT_FALSE(o->build.check_grad);
+  EXPECT_FALSE(o->isolation.worker.check_grad);
   ASSERT_EQ(o->ops.size(), 1u);
   EXPECT_EQ(o->ops[0]->op, "aten::masked_select");
   EXPECT_EQ(o->dtypes, (std::vector<DType>{DType::kFloat32, DType::kInt64}));
   EXPECT_EQ(o->max_time_seconds, 60);
-  EXPECT_EQ(o->build.alias_one_in, 0);  // --alias is off by default.
+  // Cases run isolated, so aliasing (which can corrupt the heap) is on.
+  EXPECT_GT(o->isolation.worker.alias_one_in, 0);
+  EXPECT_EQ(o->isolation.jobs, 1);
 }
 
 TEST_F(CliTest, HelpAndPositionals) {
@@ -69,7 +71,7 @@ TEST_F(CliTest, UsageErrorsNameTheFlag) {
   std::ofstream(file) << "x";
   const std::vector<Bad> bad = {
       {{}, "no op given"},
-      {{"--op=no_such_op"}, "no curated op \"no_such_op\""},
+      {{"--op=no_such_op"}, "no op \"no_such_op\""},
       {{"--op=add", "--dtypes=float"},
        "flag --dtypes: unknown dtype \"float\""},
       {{"--op=add", "--runs=-1"}, "flag --runs=-1: must be >= 0"},
@@ -87,12 +89,12 @@ TEST_F(CliTest, UsageErrorsNameTheFlag) {
 }
 
 TEST(ParseSecondsTest, NumbersAndDurations) {
-  EXPECT_EQ(*ParseSeconds("60"), 60);
-  EXPECT_EQ(*ParseSeconds("1.5"), 1.5);
-  EXPECT_EQ(*ParseSeconds("90s"), 90);
-  EXPECT_EQ(*ParseSeconds("1h"), 3600);
-  EXPECT_FALSE(ParseSeconds("-5").ok());
-  EXPECT_FALSE(ParseSeconds("1 hour").ok());
+  EXPECT_EQ(*ParseSeconds("max_time", "60"), 60);
+  EXPECT_EQ(*ParseSeconds("max_time", "1.5"), 1.5);
+  EXPECT_EQ(*ParseSeconds("max_time", "90s"), 90);
+  EXPECT_EQ(*ParseSeconds("max_time", "1h"), 3600);
+  EXPECT_FALSE(ParseSeconds("max_time", "-5").ok());
+  EXPECT_FALSE(ParseSeconds("max_time", "1 hour").ok());
 }
 
 }  // namespace

@@ -12,6 +12,13 @@
 #include <torch/csrc/autograd/custom_function.h>
 #include <torch/library.h>
 
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <thread>
+#include <vector>
+
 namespace {
 
 // mismatch: fills its channels_last-preserving result in NCHW order.
@@ -98,6 +105,49 @@ at::Tensor BadGradDoubleOp(const at::Tensor& x) {
   return BadGradDouble::apply(x);
 }
 
+// Ops that take their process down, each on one class of layout (never on
+// the contiguous baseline): the supervisor must survive them.
+
+// crash (SIGSEGV): dereferences null on a non-contiguous input.
+at::Tensor SegvNeg(const at::Tensor& self) {
+  if (!self.is_contiguous() && self.numel() > 1) {
+    volatile float* volatile nowhere = nullptr;
+    *nowhere = 1.0f;
+  }
+  return at::neg(self);
+}
+
+// crash (SIGABRT): aborts on a non-zero storage offset.
+at::Tensor AbortNeg(const at::Tensor& self) {
+  if (self.storage_offset() > 0) std::abort();
+  return at::neg(self);
+}
+
+// timeout: never returns for an input with gaps, zero strides or overlap.
+at::Tensor HangNeg(const at::Tensor& self) {
+  while (self.numel() > 1 && !self.is_non_overlapping_and_dense()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return at::neg(self);
+}
+
+// oom: on a dense but permuted input, allocates and touches memory without
+// end (up to 4 GiB, then waits to be killed).
+at::Tensor HogNeg(const at::Tensor& self) {
+  if (!self.is_contiguous() && self.is_non_overlapping_and_dense()) {
+    static std::vector<std::unique_ptr<char[]>> hoard;
+    constexpr size_t kChunk = size_t{64} << 20;
+    for (;;) {
+      if (hoard.size() * kChunk < (size_t{4} << 30)) {
+        hoard.emplace_back(new char[kChunk]);
+        std::memset(hoard.back().get(), 1, kChunk);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  return at::neg(self);
+}
+
 // Correct ops: never reported.
 at::Tensor GoodNeg(const at::Tensor& self) { return at::neg(self); }
 
@@ -128,6 +178,10 @@ TORCH_LIBRARY(planted, m) {
   m.def("bad_grad_double(Tensor self) -> Tensor");
   m.impl("bad_grad_double", c10::DispatchKey::CompositeImplicitAutograd,
          TORCH_FN(BadGradDoubleOp));
+  m.def("segv_neg(Tensor self) -> Tensor", SegvNeg);
+  m.def("abort_neg(Tensor self) -> Tensor", AbortNeg);
+  m.def("hang_neg(Tensor self) -> Tensor", HangNeg);
+  m.def("hog_neg(Tensor self) -> Tensor", HogNeg);
   m.def("good_neg(Tensor self) -> Tensor", GoodNeg);
   m.def("good_neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
         GoodNegOut);

@@ -50,4 +50,21 @@ const std::vector<PlantedOp>& PlantedOps() {
   return *ops;
 }
 
+const std::vector<PlantedOp>& PlantedDeathOps() {
+  static const auto* ops = new std::vector<PlantedOp>{
+      Unary("segv_neg", Verdict::kCrash),
+      Unary("abort_neg", Verdict::kCrash),
+      Unary("hang_neg", Verdict::kTimeout),
+      Unary("hog_neg", Verdict::kOom),
+  };
+  return *ops;
+}
+
+std::vector<OpSpec> AllPlantedSpecs() {
+  std::vector<OpSpec> specs;
+  for (const PlantedOp& p : PlantedOps()) specs.push_back(p.spec);
+  for (const PlantedOp& p : PlantedDeathOps()) specs.push_back(p.spec);
+  return specs;
+}
+
 }  // namespace dpfuzz

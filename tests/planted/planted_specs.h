@@ -16,7 +16,15 @@ struct PlantedOp {
   Verdict expected;  // The verdict dpfuzz must reach; kAgree: never a finding.
 };
 
+// Ops whose bugs RunCase can judge in-process.
 const std::vector<PlantedOp>& PlantedOps();
+
+// Ops that crash, abort, hang or exhaust memory: only for isolated runs
+// (verdicts kCrash, kTimeout, kOom).
+const std::vector<PlantedOp>& PlantedDeathOps();
+
+// The specs of both lists, for AddOps.
+std::vector<OpSpec> AllPlantedSpecs();
 
 }  // namespace dpfuzz
 

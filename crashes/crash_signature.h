@@ -1,0 +1,34 @@
+// What tells one crash of an op from another: the crash key.
+//
+// From the last lines a dead worker printed (crashes/crash_handler.h) and
+// the signal that killed it, CrashKey makes a short text without spaces:
+// the signal, then glibc's or the C++ runtime's fatal message when there
+// is one ("free(): invalid pointer"), else the top three stack frames
+// outside libc, libstdc++ and libgcc (demangled function names without
+// parameters, or the library's name when the frame has no symbol). Numbers
+// and addresses are stripped, so two runs of one bug give one key.
+//
+//   CrashKey(SIGSEGV, lines) -> "SIGSEGV@at::native::foo>at::bar>libx.so"
+//   CrashKey(SIGABRT, lines) -> "SIGABRT:free():_invalid_pointer"
+
+#ifndef DPFUZZ_CRASHES_CRASH_SIGNATURE_H_
+#define DPFUZZ_CRASHES_CRASH_SIGNATURE_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+
+namespace dpfuzz {
+
+std::string CrashKey(int signal, const std::vector<std::string>& last_lines);
+
+// Hex numbers become "0x?", other digit runs "N", whitespace runs "_".
+std::string NormalizeCrashText(absl::string_view text);
+
+// "SIGSEGV"; "signal 77" for one without a name; "exit" for 0 (no signal).
+std::string SignalName(int signal);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_CRASHES_CRASH_SIGNATURE_H_

@@ -1,0 +1,452 @@
+#include "crashes/supervisor.h"
+
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "common/status_macros.h"
+#include "crashes/crash_signature.h"
+#include "generators/case_json.h"
+
+namespace dpfuzz {
+namespace {
+
+constexpr size_t kOutstandingPerWorker = 32;
+constexpr int kMaxFailedStarts = 3;
+constexpr int64_t kRssCheckIntervalNs = 100'000'000;
+constexpr size_t kEvidenceLines = 20;
+
+std::string TempDir() {
+  const char* tmp = std::getenv("TMPDIR");
+  return tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+}
+
+}  // namespace
+
+struct Supervisor::Slot {
+  int index = 0;
+  std::unique_ptr<WorkerProcess> process;
+  std::map<uint64_t, Ticket> outstanding;          // Sent, no report yet.
+  std::deque<std::pair<uint64_t, Ticket>> recent;  // Reported; newest last.
+  int64_t next_rss_check = 0;
+  bool reported = false;  // Any report since this worker started.
+};
+
+struct Supervisor::Death {
+  Verdict verdict = Verdict::kCrash;
+  int signal = 0;
+  std::string detail;
+  std::vector<std::string> last_lines;
+};
+
+struct Supervisor::AloneRun {
+  std::optional<Death> death;
+  std::optional<WorkerReport> report;
+  std::optional<Case> dumped;  // The case it wrote before running it.
+  std::string error;           // It could not be run at all.
+};
+
+namespace {
+
+// What the wait status of a worker that ended by itself says.
+void DescribeExit(int status, int& signal, std::string& detail) {
+  if (WIFSIGNALED(status)) {
+    signal = WTERMSIG(status);
+    detail = signal == SIGABRT
+                 ? "aborted (SIGABRT)"
+                 : absl::StrCat("killed by ", SignalName(signal));
+  } else {
+    detail = absl::StrCat("exited with status ", WEXITSTATUS(status),
+                          " in the middle of its cases");
+  }
+}
+
+TicketResult FromReport(const Ticket& ticket, WorkerReport report) {
+  TicketResult r;
+  r.ticket = ticket;
+  switch (report.kind) {
+    case WorkerReport::Kind::kRan:
+      r.kind = TicketResult::Kind::kRan;
+      break;
+    case WorkerReport::Kind::kInvalid:
+      r.kind = TicketResult::Kind::kInvalid;
+      break;
+    case WorkerReport::Kind::kError:
+      r.kind = TicketResult::Kind::kError;
+      break;
+  }
+  r.verdict = report.verdict;
+  r.error = std::move(report.error);
+  r.finding = std::move(report.finding);
+  return r;
+}
+
+std::string LastLinesText(const std::vector<std::string>& lines) {
+  const size_t from = lines.size() > kEvidenceLines
+                          ? lines.size() - kEvidenceLines
+                          : 0;
+  return absl::StrJoin(lines.begin() + from, lines.end(), "\n");
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Supervisor>> Supervisor::Start(
+    SupervisorOptions options) {
+  if (options.jobs < 1) {
+    return absl::InvalidArgumentError("a supervisor needs at least one job");
+  }
+  if (options.executable.empty()) {
+    DPFUZZ_ASSIGN_OR_RETURN(options.executable, SelfExecutable());
+  }
+  std::string dir = TempDir() + "/dpfuzz-XXXXXX";
+  if (::mkdtemp(dir.data()) == nullptr) {
+    return absl::InternalError(absl::StrCat("creating a directory in ",
+                                            TempDir(), ": ",
+                                            std::strerror(errno)));
+  }
+  std::unique_ptr<Supervisor> s(new Supervisor(std::move(options), dir));
+  for (int i = 0; i < s->options_.jobs; ++i) {
+    s->slots_.push_back(std::make_unique<Slot>());
+    s->slots_.back()->index = i;
+    DPFUZZ_RETURN_IF_ERROR(s->StartWorker(*s->slots_.back()));
+  }
+  return s;
+}
+
+Supervisor::Supervisor(SupervisorOptions options, std::string state_dir)
+    : options_(std::move(options)), state_dir_(std::move(state_dir)) {}
+
+Supervisor::~Supervisor() {
+  slots_.clear();  // Kills and reaps the workers.
+  for (const char* pattern : {"worker-%d.slot", "alone.slot", "alone-case.json"}) {
+    for (int i = 0; i < std::max(1, options_.jobs); ++i) {
+      std::string name = absl::StrFormat(pattern, i);
+      ::unlink(absl::StrCat(state_dir_, "/", name).c_str());
+    }
+  }
+  ::rmdir(state_dir_.c_str());
+}
+
+absl::Status Supervisor::StartWorker(Slot& slot) {
+  WorkerProcessOptions o;
+  o.executable = options_.executable;
+  o.config = options_.worker;
+  o.config.case_out.clear();
+  o.config.slot_path = absl::StrFormat("%s/worker-%d.slot", state_dir_,
+                                       slot.index);
+  o.malloc_check = options_.malloc_check;
+  absl::StatusOr<std::unique_ptr<WorkerProcess>> p = WorkerProcess::Start(o);
+  if (!p.ok()) return p.status();
+  slot.process = std::move(*p);
+  slot.reported = false;
+  slot.next_rss_check = 0;
+  return absl::OkStatus();
+}
+
+bool Supervisor::HasRoom() const {
+  return backlog_.size() < slots_.size() * kOutstandingPerWorker &&
+         Outstanding() < 2 * slots_.size() * kOutstandingPerWorker;
+}
+
+void Supervisor::Submit(Ticket ticket) {
+  backlog_.emplace_back(next_seq_++, std::move(ticket));
+}
+
+size_t Supervisor::Outstanding() const {
+  size_t n = backlog_.size();
+  for (const auto& slot : slots_) n += slot->outstanding.size();
+  return n;
+}
+
+absl::Status Supervisor::Dispatch() {
+  for (auto& slot : slots_) {
+    while (!backlog_.empty() &&
+           slot->outstanding.size() < kOutstandingPerWorker) {
+      auto [seq, ticket] = std::move(backlog_.front());
+      backlog_.pop_front();
+      DPFUZZ_ASSIGN_OR_RETURN(std::string line, EncodeTicket(ticket));
+      // A failed send means the worker is dead: Poll finds out and
+      // re-queues the ticket with the worker's others.
+      (void)slot->process->Send(seq, line);
+      slot->outstanding.emplace(seq, std::move(ticket));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Supervisor::Collect(
+    Slot& slot, std::vector<absl::StatusOr<WorkerReport>>& reports,
+    std::vector<TicketResult>& results) {
+  for (absl::StatusOr<WorkerReport>& report : reports) {
+    if (!report.ok()) return report.status();
+    const auto it = slot.outstanding.find(report->seq);
+    if (it == slot.outstanding.end()) {
+      return absl::InternalError(
+          absl::StrCat("a worker reported case ", report->seq,
+                       ", which it was not running"));
+    }
+    slot.reported = true;
+    slot.recent.emplace_back(it->first, it->second);
+    while (slot.recent.size() > static_cast<size_t>(options_.culprit_window))
+      slot.recent.pop_front();
+    results.push_back(FromReport(it->second, std::move(*report)));
+    slot.outstanding.erase(it);
+  }
+  reports.clear();
+  return absl::OkStatus();
+}
+
+std::optional<Supervisor::Death> Supervisor::Limits(WorkerProcess& process,
+                                                    int64_t& next_rss_check) {
+  const int64_t now = WorkerSlot::NowNs();
+  const std::optional<SlotState> running = process.InFlight();
+  if (options_.timeout_seconds > 0 && running.has_value() &&
+      now - running->started_ns > options_.timeout_seconds * 1e9) {
+    process.Kill();
+    Death d;
+    d.verdict = Verdict::kTimeout;
+    d.detail = absl::StrFormat("ran past the %g s timeout",
+                               options_.timeout_seconds);
+    return d;
+  }
+  if (options_.rss_limit_mb > 0 && now >= next_rss_check) {
+    next_rss_check = now + kRssCheckIntervalNs;
+    const int64_t rss = process.RssMb();
+    if (rss > options_.rss_limit_mb) {
+      process.Kill();
+      Death d;
+      d.verdict = Verdict::kOom;
+      d.detail = absl::StrFormat("resident memory %d MB, past the %d MB limit",
+                                 rss, options_.rss_limit_mb);
+      return d;
+    }
+  }
+  return std::nullopt;
+}
+
+absl::Status Supervisor::Poll(double max_wait_seconds,
+                              std::vector<TicketResult>& results) {
+  DPFUZZ_RETURN_IF_ERROR(Dispatch());
+  std::vector<pollfd> fds;
+  for (const auto& slot : slots_) {
+    fds.push_back({slot->process->report_fd(), POLLIN, 0});
+    fds.push_back({slot->process->output_fd(), POLLIN, 0});
+  }
+  const int wait_ms = static_cast<int>(std::max(0.0, max_wait_seconds) * 1000);
+  if (::poll(fds.data(), fds.size(), wait_ms) < 0 && errno != EINTR) {
+    return absl::InternalError(absl::StrCat("poll: ", std::strerror(errno)));
+  }
+  std::vector<absl::StatusOr<WorkerReport>> reports;
+  for (auto& slot_ptr : slots_) {
+    Slot& slot = *slot_ptr;
+    const bool open = slot.process->ReadAvailable(reports);
+    DPFUZZ_RETURN_IF_ERROR(Collect(slot, reports, results));
+    std::optional<Death> death;
+    if (!open) {
+      death.emplace();
+      DescribeExit(slot.process->Wait(), death->signal, death->detail);
+    } else {
+      death = Limits(*slot.process, slot.next_rss_check);
+      if (death.has_value()) {
+        slot.process->Wait();
+        slot.process->ReadAvailable(reports);
+        DPFUZZ_RETURN_IF_ERROR(Collect(slot, reports, results));
+      }
+    }
+    if (death.has_value()) {
+      death->last_lines = slot.process->LastLines();
+      DPFUZZ_RETURN_IF_ERROR(HandleDeath(slot, std::move(*death), results));
+    }
+  }
+  return Dispatch();
+}
+
+Supervisor::AloneRun Supervisor::RunAlone(uint64_t seq, const Ticket& ticket) {
+  AloneRun run;
+  WorkerProcessOptions o;
+  o.executable = options_.executable;
+  o.config = options_.worker;
+  o.config.slot_path = state_dir_ + "/alone.slot";
+  o.config.case_out = state_dir_ + "/alone-case.json";
+  o.malloc_check = true;
+  ::unlink(o.config.case_out.c_str());
+  absl::StatusOr<std::unique_ptr<WorkerProcess>> started =
+      WorkerProcess::Start(o);
+  absl::StatusOr<std::string> line = EncodeTicket(ticket);
+  if (!started.ok() || !line.ok()) {
+    run.error = std::string(started.ok() ? line.status().message()
+                                         : started.status().message());
+    return run;
+  }
+  WorkerProcess& process = **started;
+  (void)process.Send(seq, *line);
+  process.CloseInput();
+  std::vector<absl::StatusOr<WorkerReport>> reports;
+  int64_t next_rss_check = 0;
+  for (;;) {
+    pollfd fds[] = {{process.report_fd(), POLLIN, 0},
+                    {process.output_fd(), POLLIN, 0}};
+    ::poll(fds, 2, 50);
+    if (!process.ReadAvailable(reports)) {
+      const int status = process.Wait();
+      if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+        run.death.emplace();
+        DescribeExit(status, run.death->signal, run.death->detail);
+      }
+      break;
+    }
+    if (std::optional<Death> d = Limits(process, next_rss_check)) {
+      process.Wait();
+      run.death = std::move(d);
+      break;
+    }
+  }
+  for (absl::StatusOr<WorkerReport>& r : reports) {
+    if (r.ok() && r->seq == seq) run.report = std::move(*r);
+  }
+  if (run.death.has_value()) {
+    run.death->last_lines = process.LastLines();
+  } else if (!run.report.has_value()) {
+    run.error = "the worker ended without a report";
+  }
+  absl::StatusOr<Case> dumped = LoadCaseFile(o.config.case_out);
+  if (dumped.ok()) run.dumped = std::move(*dumped);
+  return run;
+}
+
+TicketResult Supervisor::CulpritResult(const Ticket& ticket,
+                                       const std::optional<Case>& dumped,
+                                       const Death& death, bool alone) {
+  TicketResult r;
+  r.ticket = ticket;
+  std::optional<Case> c = dumped;
+  if (!c.has_value() && ticket.kind == Ticket::Kind::kFile) {
+    absl::StatusOr<Case> loaded = LoadCaseFile(ticket.path);
+    if (loaded.ok()) c = std::move(*loaded);
+  }
+  if (!c.has_value()) {
+    r.kind = TicketResult::Kind::kError;
+    r.error = absl::StrCat("a worker running ", TicketToString(ticket), " ",
+                           death.detail, " before its case was built");
+    return r;
+  }
+  r.kind = TicketResult::Kind::kCulprit;
+  r.verdict = death.verdict;
+  Finding f;
+  f.c = std::move(*c);
+  f.outcome.verdict = death.verdict;
+  f.outcome.evidence.where = "worker";
+  f.outcome.evidence.detail = absl::StrCat(
+      death.detail, alone ? "" : "; it did not die when re-run alone");
+  f.outcome.evidence.error = LastLinesText(death.last_lines);
+  f.signature = FindingSignature(f.c, death.verdict);
+  if (death.verdict == Verdict::kCrash) {
+    absl::StrAppend(&f.signature, "|",
+                    CrashKey(death.signal, death.last_lines));
+  }
+  r.finding = std::move(f);
+  return r;
+}
+
+absl::Status Supervisor::HandleDeath(Slot& slot, Death death,
+                                     std::vector<TicketResult>& results) {
+  ++deaths_;
+  // The case in flight, if the slot says one was.
+  std::optional<std::pair<uint64_t, Ticket>> current;
+  if (const std::optional<SlotState> s = slot.process->InFlight()) {
+    const auto it = slot.outstanding.find(s->seq);
+    if (it != slot.outstanding.end()) {
+      current.emplace(it->first, it->second);
+      slot.outstanding.erase(it);
+    }
+  }
+  // Tickets the worker had not run (or whose reports died with it) go
+  // first to the next workers, in their order.
+  for (auto it = slot.outstanding.rbegin(); it != slot.outstanding.rend();
+       ++it) {
+    backlog_.emplace_front(it->first, std::move(it->second));
+  }
+  slot.outstanding.clear();
+  const bool died_at_start = !slot.reported && !current.has_value();
+  slot.process.reset();
+
+  std::vector<std::pair<uint64_t, Ticket>> candidates;
+  if (current.has_value()) candidates.push_back(*current);
+  if (death.verdict == Verdict::kCrash) {
+    candidates.insert(candidates.end(), slot.recent.rbegin(),
+                      slot.recent.rend());
+  }
+  slot.recent.clear();
+
+  std::optional<TicketResult> current_result;
+  std::optional<AloneRun> current_run;
+  bool attributed = false;
+  for (const auto& [seq, ticket] : candidates) {
+    AloneRun run = RunAlone(seq, ticket);
+    const bool is_current = current.has_value() && seq == current->first;
+    if (run.death.has_value()) {
+      TicketResult r = CulpritResult(ticket, run.dumped, *run.death,
+                                     /*alone=*/true);
+      if (!is_current && r.kind == TicketResult::Kind::kCulprit)
+        r.kind = TicketResult::Kind::kLateCulprit;
+      results.push_back(std::move(r));
+      attributed = true;
+      break;
+    }
+    if (is_current) {
+      if (run.report.has_value()) {
+        current_result = FromReport(ticket, std::move(*run.report));
+      }
+      current_run = std::move(run);
+    }
+  }
+  if (current.has_value()) {
+    if (!attributed) {
+      // Nothing dies alone: the case in flight takes the blame, marked.
+      const std::optional<Case>& dumped =
+          current_run.has_value() ? current_run->dumped : std::nullopt;
+      results.push_back(CulpritResult(current->second, dumped, death,
+                                      /*alone=*/false));
+    } else if (current_result.has_value()) {
+      results.push_back(std::move(*current_result));
+    } else {
+      backlog_.emplace_front(current->first, current->second);
+    }
+  }
+
+  if (died_at_start) {
+    if (++failed_starts_ >= kMaxFailedStarts) {
+      return absl::InternalError(absl::StrCat(
+          "workers keep dying before running a case (", death.detail,
+          "); their last words:\n", LastLinesText(death.last_lines)));
+    }
+  } else {
+    failed_starts_ = 0;
+  }
+  return StartWorker(slot);
+}
+
+std::vector<Ticket> Supervisor::Abandon() {
+  std::vector<Ticket> left;
+  for (auto& slot : slots_) {
+    for (auto& [seq, ticket] : slot->outstanding) left.push_back(ticket);
+    slot->outstanding.clear();
+    slot->process.reset();
+  }
+  for (auto& [seq, ticket] : backlog_) left.push_back(ticket);
+  backlog_.clear();
+  slots_.clear();
+  return left;
+}
+
+}  // namespace dpfuzz

@@ -1,0 +1,128 @@
+// Supervisor: runs tickets in worker processes and survives them.
+//
+// The supervisor keeps `jobs` workers (crashes/worker_process.h) busy with
+// tickets and never runs an op itself. Each worker records the ticket it
+// runs in its slot before running it, so when a worker dies (a signal, an
+// abort, an exit), runs past the per-case timeout or past the memory limit
+// (both enforced by killing it), the supervisor knows the case in flight.
+// Then it looks for the culprit: the case in flight, then the few cases
+// that worker ran before it (heap corruption and asynchronous device
+// errors surface late), are each re-run alone in a fresh worker with
+// glibc's checking allocator and the case written to disk before it runs.
+// The first that dies alone is the culprit and becomes a finding (verdict
+// crash, timeout or oom); when none does, the case in flight is, marked as
+// not reproducing alone. The tickets the dead worker had not run go to the
+// others, and the dead worker is replaced.
+//
+// Every submitted ticket comes back exactly once as a TicketResult: ran
+// (with its verdict), invalid, error, or culprit; Abandon returns the rest.
+//
+//   auto sup = Supervisor::Start(options);
+//   while (...) {
+//     while ((*sup)->HasRoom()) (*sup)->Submit(NextTicket());
+//     (*sup)->Poll(0.05, results);
+//   }
+
+#ifndef DPFUZZ_CRASHES_SUPERVISOR_H_
+#define DPFUZZ_CRASHES_SUPERVISOR_H_
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "crashes/finding.h"
+#include "crashes/ticket.h"
+#include "crashes/worker.h"
+#include "crashes/worker_process.h"
+
+namespace dpfuzz {
+
+struct SupervisorOptions {
+  int jobs = 1;
+  double timeout_seconds = 10;  // Per case; 0: none.
+  int64_t rss_limit_mb = 4096;  // Per worker; 0: none.
+  WorkerConfig worker;          // slot_path and case_out are set per worker.
+  std::string executable;       // "": this program (SelfExecutable).
+  bool malloc_check = false;    // glibc's checking allocator in all workers.
+  int culprit_window = 4;       // Cases re-run alone after a death.
+};
+
+struct TicketResult {
+  enum class Kind : uint8_t {
+    kRan,
+    kInvalid,
+    kError,
+    kCulprit,
+    // A ticket that had already come back as ran, found later (re-run
+    // alone after a worker died) to be the culprit: a finding, not a case.
+    kLateCulprit,
+  };
+  Kind kind = Kind::kRan;
+  Ticket ticket;
+  Verdict verdict = Verdict::kAgree;  // kRan and kCulprit.
+  std::optional<Finding> finding;     // When the verdict is a finding.
+  std::string error;                  // kError.
+};
+
+class Supervisor {
+ public:
+  // Starts the workers; a temporary directory holds their slots.
+  static absl::StatusOr<std::unique_ptr<Supervisor>> Start(
+      SupervisorOptions options);
+  ~Supervisor();
+
+  // True while the workers can take more tickets without waiting.
+  bool HasRoom() const;
+  void Submit(Ticket ticket);
+
+  // Waits up to `max_wait_seconds` for reports, enforces the limits,
+  // handles dead workers, and appends what became of tickets to `results`.
+  // An error only when workers cannot be started at all.
+  absl::Status Poll(double max_wait_seconds, std::vector<TicketResult>& results);
+
+  // Submitted tickets without a result yet.
+  size_t Outstanding() const;
+
+  // Kills every worker; returns the tickets that got no result.
+  std::vector<Ticket> Abandon();
+
+  int64_t worker_deaths() const { return deaths_; }
+
+ private:
+  struct Slot;
+  struct Death;
+  struct AloneRun;
+  explicit Supervisor(SupervisorOptions options, std::string state_dir);
+
+  absl::Status StartWorker(Slot& slot);
+  absl::Status Dispatch();
+  absl::Status Collect(Slot& slot,
+                       std::vector<absl::StatusOr<WorkerReport>>& reports,
+                       std::vector<TicketResult>& results);
+  std::optional<Death> Limits(WorkerProcess& process, int64_t& next_rss_check);
+  AloneRun RunAlone(uint64_t seq, const Ticket& ticket);
+  absl::Status HandleDeath(Slot& slot, Death death,
+                           std::vector<TicketResult>& results);
+  // The finding that a death makes of `ticket` (its case: `dumped`, or the
+  // case file of a file ticket); `alone`: it died when re-run alone.
+  static TicketResult CulpritResult(const Ticket& ticket,
+                                    const std::optional<Case>& dumped,
+                                    const Death& death, bool alone);
+
+  SupervisorOptions options_;
+  std::string state_dir_;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::deque<std::pair<uint64_t, Ticket>> backlog_;
+  uint64_t next_seq_ = 1;
+  int64_t deaths_ = 0;
+  int failed_starts_ = 0;
+};
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_CRASHES_SUPERVISOR_H_

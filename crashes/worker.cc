@@ -1,0 +1,226 @@
+#include "crashes/worker.h"
+
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <iostream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
+#include "common/torch_compat.h"
+#include "crashes/crash_handler.h"
+#include "crashes/finding.h"
+#include "crashes/ticket.h"
+#include "crashes/worker_report.h"
+#include "crashes/worker_slot.h"
+#include "generators/case_json.h"
+#include "generators/op_registry.h"
+#include "oracles/run_case.h"
+
+namespace dpfuzz {
+namespace {
+
+absl::Status WriteAll(int fd, const std::string& bytes) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return absl::InternalError("report pipe closed");
+    done += static_cast<size_t>(n);
+  }
+  return absl::OkStatus();
+}
+
+// Reads lines from a file descriptor.
+class LineReader {
+ public:
+  explicit LineReader(int fd) : fd_(fd) {}
+
+  // The next line; false at the end of input.
+  bool Next(std::string& line) {
+    for (;;) {
+      const size_t newline = buffer_.find('\n', offset_);
+      if (newline != std::string::npos) {
+        line.assign(buffer_, offset_, newline - offset_);
+        offset_ = newline + 1;
+        return true;
+      }
+      buffer_.erase(0, offset_);
+      offset_ = 0;
+      char chunk[4096];
+      const ssize_t n = ::read(fd_, chunk, sizeof(chunk));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;
+      buffer_.append(chunk, static_cast<size_t>(n));
+    }
+  }
+
+ private:
+  int fd_;
+  std::string buffer_;
+  size_t offset_ = 0;
+};
+
+class Worker {
+ public:
+  Worker(const WorkerConfig& config, WorkerSlot slot)
+      : config_(config), slot_(std::move(slot)) {
+    build_.layout_one_in = config.layout_one_in;
+    build_.alias_one_in = config.alias_one_in;
+    build_.check_grad = config.check_grad;
+    if (!config.case_out.empty()) {
+      build_.before_probe = [this](const Case& c) { SaveCase(c); };
+    }
+  }
+
+  WorkerReport Run(uint64_t seq, const std::string& line) {
+    slot_.Begin(seq, line);
+    WorkerReport report = RunTicket(line);
+    slot_.End();
+    report.seq = seq;
+    return report;
+  }
+
+ private:
+  void SaveCase(const Case& c) {
+    if (absl::Status s = SaveCaseFile(c, config_.case_out); !s.ok()) {
+      std::cerr << "dpfuzz-worker: " << s.message() << std::endl;
+    }
+  }
+
+  WorkerReport Error(const absl::Status& status) {
+    WorkerReport r;
+    r.kind = WorkerReport::Kind::kError;
+    r.error = std::string(status.message());
+    return r;
+  }
+
+  WorkerReport RunTicket(const std::string& line) {
+    absl::StatusOr<Ticket> ticket = DecodeTicket(line);
+    if (!ticket.ok()) return Error(ticket.status());
+    absl::StatusOr<std::optional<Case>> c = CaseOf(*ticket);
+    if (!c.ok()) return Error(c.status());
+    WorkerReport r;
+    if (!c->has_value()) {
+      r.kind = WorkerReport::Kind::kInvalid;
+      return r;
+    }
+    const OpSpec* spec = FindOp(QualifiedOpName(**c));
+    if (spec == nullptr) spec = FindOp((*c)->op);
+    if (spec == nullptr) {
+      return Error(absl::NotFoundError(
+          absl::StrCat("no op spec for ", QualifiedOpName(**c))));
+    }
+    if (!config_.case_out.empty()) SaveCase(**c);
+    absl::StatusOr<CaseOutcome> outcome = RunCase(*spec, **c);
+    if (!outcome.ok()) return Error(outcome.status());
+    r.verdict = outcome->verdict;
+    if (IsFinding(r.verdict)) r.finding = MakeFinding(**c, *outcome);
+    return r;
+  }
+
+  absl::StatusOr<std::optional<Case>> CaseOf(const Ticket& t) {
+    if (t.kind == Ticket::Kind::kFile) {
+      DPFUZZ_ASSIGN_OR_RETURN(Case c, LoadCaseFile(t.path));
+      return std::optional<Case>(std::move(c));
+    }
+    const OpSpec* spec = FindOp(t.op);
+    if (spec == nullptr) {
+      return absl::NotFoundError(absl::StrCat("unknown op ", t.op));
+    }
+    return BuildCase(*spec, t.dtype, t.variant, t.seed, build_);
+  }
+
+  const WorkerConfig& config_;
+  WorkerSlot slot_;
+  BuildOptions build_;
+};
+
+bool ParseFlag(const std::string& arg, absl::string_view name,
+               std::string& value) {
+  const std::string prefix = absl::StrCat("--", name, "=");
+  if (!absl::StartsWith(arg, prefix)) return false;
+  value = arg.substr(prefix.size());
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> WorkerArgs(const WorkerConfig& c) {
+  std::vector<std::string> args = {
+      absl::StrCat("--slot=", c.slot_path),
+      absl::StrCat("--layout_one_in=", c.layout_one_in),
+      absl::StrCat("--alias_one_in=", c.alias_one_in),
+      absl::StrCat("--check_grad=", c.check_grad ? 1 : 0)};
+  if (!c.case_out.empty()) args.push_back(absl::StrCat("--case_out=", c.case_out));
+  return args;
+}
+
+absl::StatusOr<WorkerConfig> ParseWorkerArgs(
+    const std::vector<std::string>& args) {
+  WorkerConfig c;
+  for (const std::string& arg : args) {
+    std::string value;
+    int number = 0;
+    if (ParseFlag(arg, "slot", value)) {
+      c.slot_path = value;
+    } else if (ParseFlag(arg, "case_out", value)) {
+      c.case_out = value;
+    } else if (ParseFlag(arg, "layout_one_in", value) &&
+               absl::SimpleAtoi(value, &number)) {
+      c.layout_one_in = number;
+    } else if (ParseFlag(arg, "alias_one_in", value) &&
+               absl::SimpleAtoi(value, &number)) {
+      c.alias_one_in = number;
+    } else if (ParseFlag(arg, "check_grad", value) &&
+               absl::SimpleAtoi(value, &number)) {
+      c.check_grad = number != 0;
+    } else {
+      return absl::InvalidArgumentError(
+          absl::StrCat("worker: unknown argument \"", arg, "\""));
+    }
+  }
+  if (c.slot_path.empty()) {
+    return absl::InvalidArgumentError("worker: --slot is required");
+  }
+  return c;
+}
+
+int RunWorker(const WorkerConfig& config) {
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() == 1) return 1;  // The supervisor is already gone.
+  std::signal(SIGINT, SIG_IGN);    // The supervisor decides when to stop.
+  std::signal(SIGPIPE, SIG_IGN);
+  InstallCrashHandler();
+  compat::SilenceWarnings quiet;
+  absl::StatusOr<WorkerSlot> slot = WorkerSlot::Open(config.slot_path);
+  if (!slot.ok()) {
+    std::cerr << "dpfuzz-worker: " << slot.status().message() << std::endl;
+    return 1;
+  }
+  Worker worker(config, std::move(*slot));
+  LineReader tickets(kTicketFd);
+  std::string line;
+  uint64_t seq = 0;
+  while (tickets.Next(line)) {
+    // "<seq> <ticket>"
+    const size_t space = line.find(' ');
+    if (space == std::string::npos ||
+        !absl::SimpleAtoi(line.substr(0, space), &seq)) {
+      std::cerr << "dpfuzz-worker: malformed request \"" << line << "\""
+                << std::endl;
+      return 1;
+    }
+    // Sent at once: a report that dies with the worker is a case run for
+    // nothing.
+    if (!WriteAll(kReportFd, EncodeReport(worker.Run(seq, line.substr(space + 1)))).ok())
+      return 1;
+  }
+  return 0;
+}
+
+}  // namespace dpfuzz

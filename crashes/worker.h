@@ -1,0 +1,50 @@
+// The worker: the process that runs cases, so that the one that keeps the
+// findings never does.
+//
+// A worker is dpfuzz itself started (with exec, by crashes/worker_process.h)
+// as `dpfuzz __worker ARGS`. It reads tickets (crashes/ticket.h), one per
+// line, from fd 3, and for each: records it in its slot
+// (crashes/worker_slot.h), builds the case (draws) or loads it (files),
+// runs it through every oracle, and writes a report (crashes/worker_report.h)
+// on fd 4, each as soon as the case is done. It
+// exits 0 at the end of its input, and dies with its supervisor
+// (PR_SET_PDEATHSIG).
+//
+// With --case_out=FILE (the supervisor's culprit search) the worker writes
+// each case to FILE before running it, and before each probe of a draw the
+// case that probe runs: when it dies, FILE holds what it died on.
+
+#ifndef DPFUZZ_CRASHES_WORKER_H_
+#define DPFUZZ_CRASHES_WORKER_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "oracles/case_builder.h"
+
+namespace dpfuzz {
+
+inline constexpr char kWorkerCommand[] = "__worker";
+inline constexpr int kTicketFd = 3;
+inline constexpr int kReportFd = 4;
+
+struct WorkerConfig {
+  std::string slot_path;
+  std::string case_out;  // "": do not write cases.
+  int layout_one_in = BuildOptions().layout_one_in;
+  int alias_one_in = BuildOptions().alias_one_in;
+  bool check_grad = BuildOptions().check_grad;
+};
+
+// The arguments after kWorkerCommand, and back.
+std::vector<std::string> WorkerArgs(const WorkerConfig& config);
+absl::StatusOr<WorkerConfig> ParseWorkerArgs(
+    const std::vector<std::string>& args);
+
+// The worker's main loop; returns its exit status.
+int RunWorker(const WorkerConfig& config);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_CRASHES_WORKER_H_

@@ -1,0 +1,208 @@
+#include "crashes/worker_process.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
+
+extern char** environ;
+
+namespace dpfuzz {
+namespace {
+
+constexpr size_t kLastLines = 40;
+constexpr char kMallocDebug[] = "libc_malloc_debug.so.0";
+
+absl::Status Errno(absl::string_view what) {
+  return absl::InternalError(absl::StrCat(what, ": ", std::strerror(errno)));
+}
+
+std::vector<std::string> Environment(bool malloc_check) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const absl::string_view var(*e);
+    if (malloc_check && (absl::StartsWith(var, "LD_PRELOAD=") ||
+                         absl::StartsWith(var, "GLIBC_TUNABLES="))) {
+      continue;
+    }
+    env.emplace_back(var);
+  }
+  env.emplace_back("LIBC_FATAL_STDERR_=1");  // glibc's last words on stderr.
+  if (malloc_check) {
+    env.push_back(absl::StrCat("LD_PRELOAD=", kMallocDebug));
+    env.emplace_back("GLIBC_TUNABLES=glibc.malloc.check=3");
+  }
+  return env;
+}
+
+std::vector<char*> Pointers(std::vector<std::string>& strings) {
+  std::vector<char*> p;
+  for (std::string& s : strings) p.push_back(s.data());
+  p.push_back(nullptr);
+  return p;
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> SelfExecutable() {
+  char buffer[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);
+  if (n <= 0) return Errno("readlink /proc/self/exe");
+  return std::string(buffer, static_cast<size_t>(n));
+}
+
+absl::StatusOr<std::unique_ptr<WorkerProcess>> WorkerProcess::Start(
+    const WorkerProcessOptions& options) {
+  DPFUZZ_ASSIGN_OR_RETURN(WorkerSlot slot,
+                          WorkerSlot::Create(options.config.slot_path));
+  int tickets[2], reports[2], output[2];
+  if (::pipe2(tickets, O_CLOEXEC) != 0) return Errno("pipe");
+  if (::pipe2(reports, O_CLOEXEC) != 0) return Errno("pipe");
+  if (::pipe2(output, O_CLOEXEC) != 0) return Errno("pipe");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, output[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, output[1], 2);
+  posix_spawn_file_actions_adddup2(&actions, tickets[0], kTicketFd);
+  posix_spawn_file_actions_adddup2(&actions, reports[1], kReportFd);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
+  std::vector<std::string> argv_strings = {options.executable, kWorkerCommand};
+  for (std::string& arg : WorkerArgs(options.config))
+    argv_strings.push_back(std::move(arg));
+  std::vector<std::string> env_strings = Environment(options.malloc_check);
+  std::vector<char*> argv = Pointers(argv_strings);
+  std::vector<char*> env = Pointers(env_strings);
+  pid_t pid = 0;
+  const int error = ::posix_spawn(&pid, options.executable.c_str(), &actions,
+                                  &attr, argv.data(), env.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  ::close(tickets[0]);
+  ::close(reports[1]);
+  ::close(output[1]);
+  if (error != 0) {
+    ::close(tickets[1]);
+    ::close(reports[0]);
+    ::close(output[0]);
+    return absl::InternalError(absl::StrCat("starting a worker (",
+                                            options.executable,
+                                            "): ", std::strerror(error)));
+  }
+  ::fcntl(reports[0], F_SETFL, O_NONBLOCK);
+  ::fcntl(output[0], F_SETFL, O_NONBLOCK);
+  return std::unique_ptr<WorkerProcess>(new WorkerProcess(
+      pid, tickets[1], reports[0], output[0], std::move(slot)));
+}
+
+WorkerProcess::WorkerProcess(pid_t pid, int ticket_fd, int report_fd,
+                             int output_fd, WorkerSlot slot)
+    : pid_(pid),
+      ticket_fd_(ticket_fd),
+      report_fd_(report_fd),
+      output_fd_(output_fd),
+      slot_(std::move(slot)) {}
+
+WorkerProcess::~WorkerProcess() {
+  if (!status_.has_value()) {
+    Kill();
+    Wait();
+  }
+  CloseInput();
+  ::close(report_fd_);
+  ::close(output_fd_);
+}
+
+absl::Status WorkerProcess::Send(uint64_t seq, const std::string& ticket) {
+  const std::string line = absl::StrCat(seq, " ", ticket, "\n");
+  size_t done = 0;
+  while (done < line.size()) {
+    const ssize_t n = ::write(ticket_fd_, line.data() + done, line.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return Errno("sending a ticket to a worker");
+    done += static_cast<size_t>(n);
+  }
+  return absl::OkStatus();
+}
+
+void WorkerProcess::CloseInput() {
+  if (ticket_fd_ >= 0) ::close(ticket_fd_);
+  ticket_fd_ = -1;
+}
+
+void WorkerProcess::ReadOutput() {
+  char chunk[4096];
+  for (;;) {
+    const ssize_t n = ::read(output_fd_, chunk, sizeof(chunk));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    partial_line_.append(chunk, static_cast<size_t>(n));
+    size_t start = 0;
+    for (size_t nl; (nl = partial_line_.find('\n', start)) != std::string::npos;
+         start = nl + 1) {
+      last_lines_.push_back(partial_line_.substr(start, nl - start));
+      if (last_lines_.size() > kLastLines) last_lines_.pop_front();
+    }
+    partial_line_.erase(0, start);
+    if (partial_line_.size() > 4096) partial_line_.erase(0, 2048);
+  }
+}
+
+bool WorkerProcess::ReadAvailable(
+    std::vector<absl::StatusOr<WorkerReport>>& reports) {
+  ReadOutput();
+  bool open = true;
+  char chunk[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(report_fd_, chunk, sizeof(chunk));
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) open = false;
+    if (n <= 0) break;
+    reader_.Append(chunk, static_cast<size_t>(n));
+  }
+  while (std::optional<absl::StatusOr<WorkerReport>> r = reader_.Next()) {
+    reports.push_back(std::move(*r));
+  }
+  return open;
+}
+
+std::vector<std::string> WorkerProcess::LastLines() const {
+  std::vector<std::string> lines(last_lines_.begin(), last_lines_.end());
+  if (!partial_line_.empty()) lines.push_back(partial_line_);
+  return lines;
+}
+
+int64_t WorkerProcess::RssMb() const {
+  std::ifstream statm(absl::StrCat("/proc/", pid_, "/statm"));
+  int64_t size = 0, resident = 0;
+  if (!(statm >> size >> resident)) return 0;
+  return resident * ::sysconf(_SC_PAGESIZE) / (1024 * 1024);
+}
+
+void WorkerProcess::Kill() {
+  if (!status_.has_value()) ::kill(pid_, SIGKILL);
+}
+
+int WorkerProcess::Wait() {
+  if (status_.has_value()) return *status_;
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  ReadOutput();
+  status_ = status;
+  return status;
+}
+
+}  // namespace dpfuzz

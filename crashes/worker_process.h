@@ -1,0 +1,97 @@
+// WorkerProcess: the supervisor's handle on one worker (crashes/worker.h).
+//
+// Start spawns the dpfuzz executable afresh with posix_spawn (never a fork
+// of a process that has LibTorch or CUDA initialised) in a process group of
+// its own, so a terminal's Ctrl-C reaches only the supervisor. Tickets go
+// in on the worker's fd 3, reports come back on its fd 4, and everything it
+// prints on stdout and stderr is kept as its last lines (what a crash
+// leaves behind). With `malloc_check`, glibc's checking allocator is
+// preloaded: heap corruption then aborts where it happens, which is what
+// the culprit search needs.
+//
+//   auto w = WorkerProcess::Start({.executable = exe, .config = config});
+//   (*w)->Send(seq, "draw aten::add.Tensor f32 out 7");
+//   ... poll (*w)->report_fd(), (*w)->output_fd() ...
+//   (*w)->ReadAvailable(reports);   // false at end of the reports
+//   int status = (*w)->Wait();
+
+#ifndef DPFUZZ_CRASHES_WORKER_PROCESS_H_
+#define DPFUZZ_CRASHES_WORKER_PROCESS_H_
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "crashes/worker.h"
+#include "crashes/worker_report.h"
+#include "crashes/worker_slot.h"
+
+namespace dpfuzz {
+
+struct WorkerProcessOptions {
+  std::string executable;  // The dpfuzz binary (see SelfExecutable).
+  WorkerConfig config;     // slot_path must name a file to create.
+  bool malloc_check = false;
+};
+
+class WorkerProcess {
+ public:
+  static absl::StatusOr<std::unique_ptr<WorkerProcess>> Start(
+      const WorkerProcessOptions& options);
+  ~WorkerProcess();  // Kills and reaps the worker if it still runs.
+
+  // Queues "<seq> <ticket>" on the worker's input.
+  absl::Status Send(uint64_t seq, const std::string& ticket);
+  // No more tickets: the worker exits when it has run those it has.
+  void CloseInput();
+
+  int report_fd() const { return report_fd_; }
+  int output_fd() const { return output_fd_; }
+
+  // Reads what has arrived on both pipes without blocking; whole reports
+  // are appended to `reports`. False once the report pipe is at its end
+  // (the worker exited or died).
+  bool ReadAvailable(std::vector<absl::StatusOr<WorkerReport>>& reports);
+
+  // The last lines the worker printed (at most 40).
+  std::vector<std::string> LastLines() const;
+
+  std::optional<SlotState> InFlight() const { return slot_.Current(); }
+
+  // Resident memory, from /proc; 0 when it cannot be read.
+  int64_t RssMb() const;
+
+  void Kill();
+  // Waits for the worker to end; its wait status (see waitpid).
+  int Wait();
+
+  pid_t pid() const { return pid_; }
+
+ private:
+  WorkerProcess(pid_t pid, int ticket_fd, int report_fd, int output_fd,
+                WorkerSlot slot);
+  void ReadOutput();
+
+  pid_t pid_;
+  int ticket_fd_;
+  int report_fd_;
+  int output_fd_;
+  WorkerSlot slot_;
+  ReportReader reader_;
+  std::string partial_line_;
+  std::deque<std::string> last_lines_;
+  std::optional<int> status_;
+};
+
+// The running executable (/proc/self/exe), for starting workers of it.
+absl::StatusOr<std::string> SelfExecutable();
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_CRASHES_WORKER_PROCESS_H_

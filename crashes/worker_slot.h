@@ -1,0 +1,65 @@
+// WorkerSlot: what one worker is running right now, in a small file that
+// the worker and its supervisor both map.
+//
+// Before each case the worker writes the case's ticket, its sequence number
+// and the start time (CLOCK_MONOTONIC) into the slot; after it, it marks
+// the slot idle. Plain stores into shared memory cost nothing next to a
+// case, and they outlive the worker: when it dies, the supervisor reads
+// which case it was running and for how long. The slot is a file, so the
+// record is on disk before the case runs.
+//
+//   absl::StatusOr<WorkerSlot> slot = WorkerSlot::Create(path);  // supervisor
+//   absl::StatusOr<WorkerSlot> slot = WorkerSlot::Open(path);    // worker
+//   slot->Begin(seq, "draw aten::add.Tensor f32 out 7");
+//   ... run ...
+//   slot->End();
+//   std::optional<SlotState> s = slot->Current();                // supervisor
+
+#ifndef DPFUZZ_CRASHES_WORKER_SLOT_H_
+#define DPFUZZ_CRASHES_WORKER_SLOT_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace dpfuzz {
+
+struct SlotState {
+  uint64_t seq = 0;         // The ticket's sequence number.
+  int64_t started_ns = 0;   // CLOCK_MONOTONIC when it began.
+  std::string ticket;       // Its encoded ticket.
+};
+
+class WorkerSlot {
+ public:
+  // Creates (or truncates) the file, idle.
+  static absl::StatusOr<WorkerSlot> Create(const std::string& path);
+  static absl::StatusOr<WorkerSlot> Open(const std::string& path);
+
+  WorkerSlot(WorkerSlot&& other) noexcept;
+  WorkerSlot& operator=(WorkerSlot&& other) noexcept;
+  WorkerSlot(const WorkerSlot&) = delete;
+  WorkerSlot& operator=(const WorkerSlot&) = delete;
+  ~WorkerSlot();
+
+  void Begin(uint64_t seq, absl::string_view ticket);
+  void End();
+
+  // The case in flight; nullopt when idle.
+  std::optional<SlotState> Current() const;
+
+  static int64_t NowNs();
+
+ private:
+  struct Data;
+  explicit WorkerSlot(Data* data) : data_(data) {}
+
+  Data* data_ = nullptr;
+};
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_CRASHES_WORKER_SLOT_H_

@@ -1,0 +1,95 @@
+#include "fuzz/main_entry.h"
+
+#include <csignal>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "crashes/finding.h"
+#include "crashes/worker.h"
+#include "fuzz/campaign.h"
+#include "fuzz/cli.h"
+#include "fuzz/replay.h"
+
+namespace dpfuzz {
+namespace {
+
+constexpr int kUsageError = 2;
+
+std::atomic<bool> stop_requested{false};
+
+void RequestStop(int) { stop_requested.store(true); }
+
+int UsageFailure(const absl::Status& status) {
+  std::cerr << "dpfuzz: " << status.message() << "\n";
+  return kUsageError;
+}
+
+int WorkerMain(int argc, char** argv) {
+  absl::StatusOr<WorkerConfig> config =
+      ParseWorkerArgs(std::vector<std::string>(argv + 2, argv + argc));
+  if (!config.ok()) return UsageFailure(config.status());
+  return RunWorker(*config);
+}
+
+int FuzzMain() {
+  absl::StatusOr<CampaignOptions> options = CampaignOptionsFromFlags();
+  if (!options.ok()) return UsageFailure(options.status());
+  std::signal(SIGINT, RequestStop);
+  std::signal(SIGTERM, RequestStop);
+  std::cout << "INFO: dpfuzz " << DpfuzzVersion() << " on LibTorch "
+            << LibTorchVersion() << "; " << options->ops.size()
+            << " op(s), seed " << options->seed << ", "
+            << options->isolation.jobs << " worker(s)" << std::endl;
+  const CampaignSummary summary =
+      RunCampaign(*options, std::cout, &stop_requested);
+  std::cout << SummaryLine(summary) << std::endl;
+  if (absl::Status s = WriteSummaryIfRequested(summary); !s.ok()) {
+    return UsageFailure(s);
+  }
+  return summary.findings.empty() ? 0 : 1;
+}
+
+int ReplayMain(const std::vector<std::string>& paths) {
+  absl::StatusOr<std::vector<ReplayItem>> items = CollectReplayItems(paths);
+  if (!items.ok()) return UsageFailure(items.status());
+  absl::StatusOr<SupervisorOptions> isolation = IsolationFromFlags();
+  if (!isolation.ok()) return UsageFailure(isolation.status());
+  const ReplaySummary s = RunReplay(*items, *isolation, std::cout);
+  std::cout << "SUMMARY: replay cases=" << items->size()
+            << " reproduces=" << s.reproduces << " differs=" << s.differs
+            << " fixed=" << s.fixed << " errors=" << s.errors << std::endl;
+  if (s.reproduces > 0 || s.differs > 0) return 1;
+  return s.errors > 0 ? kUsageError : 0;
+}
+
+}  // namespace
+
+int DpfuzzMain(int argc, char** argv) {
+  if (argc >= 2 && std::string(argv[1]) == kWorkerCommand) {
+    return WorkerMain(argc, argv);
+  }
+  absl::StatusOr<CommandLine> cl = ParseCommandLine(argc, argv);
+  if (!cl.ok()) return UsageFailure(cl.status());
+  if (cl->help) {
+    std::cout << UsageText();
+    return 0;
+  }
+  const std::vector<std::string>& args = cl->positional;
+  const std::string command = args.empty() ? "" : args[0];
+  const std::vector<std::string> rest =
+      args.empty() ? std::vector<std::string>()
+                   : std::vector<std::string>(args.begin() + 1, args.end());
+  if (command == "list-ops" && rest.empty()) {
+    std::cout << ListOpsText();
+    return 0;
+  }
+  if (command == "replay") return ReplayMain(rest);
+  if (!command.empty()) {
+    return UsageFailure(absl::InvalidArgumentError(
+        "unexpected argument \"" + command + "\"; see dpfuzz --help"));
+  }
+  return FuzzMain();
+}
+
+}  // namespace dpfuzz

@@ -1,0 +1,52 @@
+// `dpfuzz replay PATH...`: re-run stored cases; a regression gate.
+//
+// PATH is a case file, a finding's directory, or a directory of them (any
+// depth: every case.json below it). Each case runs in an isolated worker
+// with glibc's checking allocator (a heap corruption fails where it
+// happens) and is judged against the finding.json beside it:
+//   REPRODUCES  the same signature again (for crash, timeout and oom, the
+//               same verdict is enough: crash keys may move between builds);
+//   DIFFERS     another finding;
+//   FIXED       no finding any more.
+// A case without finding.json reproduces when it shows any finding.
+//
+//   absl::StatusOr<std::vector<ReplayItem>> items = CollectReplayItems(paths);
+//   ReplaySummary s = RunReplay(*items, isolation, std::cout);
+
+#ifndef DPFUZZ_FUZZ_REPLAY_H_
+#define DPFUZZ_FUZZ_REPLAY_H_
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "crashes/supervisor.h"
+
+namespace dpfuzz {
+
+struct ReplayItem {
+  std::string case_path;
+  std::optional<Finding> expected;  // From finding.json, when there is one.
+};
+
+// Every case under `paths`, sorted; an error for a path that does not
+// exist, a directory without case files, or a malformed case or
+// finding file.
+absl::StatusOr<std::vector<ReplayItem>> CollectReplayItems(
+    const std::vector<std::string>& paths);
+
+struct ReplaySummary {
+  int reproduces = 0;
+  int differs = 0;
+  int fixed = 0;
+  int errors = 0;
+};
+
+ReplaySummary RunReplay(const std::vector<ReplayItem>& items,
+                        SupervisorOptions isolation, std::ostream& log);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_FUZZ_REPLAY_H_

@@ -1,0 +1,11 @@
+// dpfuzz with the planted ops added: the binary the isolation tests fuzz
+// (its workers are this binary too, so they know the planted ops).
+
+#include "fuzz/main_entry.h"
+#include "generators/op_registry.h"
+#include "tests/planted/planted_specs.h"
+
+int main(int argc, char** argv) {
+  dpfuzz::AddOps(dpfuzz::AllPlantedSpecs());
+  return dpfuzz::DpfuzzMain(argc, argv);
+}
