@@ -37,6 +37,27 @@ bool IsFatalMessage(absl::string_view line) {
          absl::StrContains(line, "Fatal glibc error");
 }
 
+bool IsIdentifierChar(char ch) {
+  return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+}
+
+// "a::f<b<c>, d>::call" -> "a::f::call"; unbalanced text is kept whole
+// ("operator<").
+std::string StripTemplateArguments(const std::string& name) {
+  std::string out;
+  int depth = 0;
+  for (char ch : name) {
+    if (ch == '<') {
+      ++depth;
+    } else if (ch == '>' && depth > 0) {
+      --depth;
+    } else if (depth == 0) {
+      out += ch;
+    }
+  }
+  return depth == 0 ? out : name;
+}
+
 std::string Demangle(const std::string& symbol) {
   int status = 0;
   std::unique_ptr<char, void (*)(void*)> out(
@@ -44,7 +65,9 @@ std::string Demangle(const std::string& symbol) {
       std::free);
   std::string name = status == 0 && out ? std::string(out.get()) : symbol;
   absl::StrReplaceAll({{"(anonymous namespace)", "{anon}"}}, &name);
-  return name.substr(0, name.find('('));  // Parameters vary; drop them.
+  // Parameters and template arguments vary with the build; drop them.
+  name = StripTemplateArguments(name);
+  return name.substr(0, name.find('('));
 }
 
 // "/usr/lib/libtorch_cpu.so(_ZN2at3fooEv+0x1a) [0x7f...]" -> "at::foo";
@@ -76,7 +99,10 @@ std::string NormalizeCrashText(absl::string_view text) {
   std::string out;
   for (size_t i = 0; i < text.size();) {
     const char ch = text[i];
-    if (ch == '0' && i + 1 < text.size() && (text[i + 1] == 'x')) {
+    if (i > 0 && IsIdentifierChar(text[i - 1]) && IsIdentifierChar(ch)) {
+      out += ch;  // Digits inside a name ("c10", "fp16") are the name.
+      ++i;
+    } else if (ch == '0' && i + 1 < text.size() && (text[i + 1] == 'x')) {
       out += "0x?";
       i += 2;
       while (i < text.size() && std::isxdigit(static_cast<unsigned char>(text[i])))

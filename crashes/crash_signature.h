@@ -23,7 +23,8 @@ namespace dpfuzz {
 
 std::string CrashKey(int signal, const std::vector<std::string>& last_lines);
 
-// Hex numbers become "0x?", other digit runs "N", whitespace runs "_".
+// Hex numbers become "0x?", other digit runs "N" (not those inside names:
+// "c10" stays), whitespace runs "_".
 std::string NormalizeCrashText(absl::string_view text);
 
 // "SIGSEGV"; "signal 77" for one without a name; "exit" for 0 (no signal).

@@ -14,6 +14,7 @@
 #include "common/files.h"
 #include "common/status_macros.h"
 #include "crashes/finding_json.h"
+#include "crashes/repro_files.h"
 #include "generators/case_json.h"
 
 namespace dpfuzz {
@@ -21,10 +22,19 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::string FindingText(const Finding& f, int64_t hits) {
+Json FindingJson(const Finding& f, int64_t hits) {
   Json j = FindingToJson(f, /*with_case=*/false);
   j["hits"] = hits;
-  return j.dump(2) + "\n";
+  return j;
+}
+
+// finding.json in `path` as an object; `fallback` when it is missing or
+// unreadable.
+Json ReadFindingJson(const std::string& path, const Json& fallback) {
+  absl::StatusOr<std::string> text =
+      ReadFile(path + "/finding.json", "finding");
+  Json j = text.ok() ? Json::parse(*text, nullptr, false) : Json();
+  return j.is_object() ? j : fallback;
 }
 
 // Holds an exclusive flock on <dir>/.lock: one writer at a time, across
@@ -47,6 +57,11 @@ class DirLock {
  private:
   int fd_;
 };
+
+absl::Status LockError(const std::string& dir) {
+  return absl::InternalError(absl::StrCat(
+      "findings directory ", dir, ": cannot lock: ", std::strerror(errno)));
+}
 
 // The hits and case recorded so far in `path`, if any.
 struct Stored {
@@ -92,11 +107,7 @@ std::string FindingsStore::PathFor(const Finding& finding) const {
 
 absl::StatusOr<Recorded> FindingsStore::Record(const Finding& finding) {
   const DirLock lock(dir_);
-  if (!lock.ok()) {
-    return absl::InternalError(absl::StrCat("findings directory ", dir_,
-                                            ": cannot lock: ",
-                                            std::strerror(errno)));
-  }
+  if (!lock.ok()) return LockError(dir_);
   Recorded r;
   r.path = PathFor(finding);
   const Stored stored = ReadStored(r.path);
@@ -104,20 +115,39 @@ absl::StatusOr<Recorded> FindingsStore::Record(const Finding& finding) {
   r.hits = stored.hits + 1;
   DPFUZZ_RETURN_IF_ERROR(MakeDirectories(r.path, "finding directory"));
   if (r.is_new || CaseSize(finding.c) < CaseSize(*stored.c)) {
+    r.case_written = true;
     DPFUZZ_RETURN_IF_ERROR(SaveCaseFile(finding.c, r.path + "/case.json"));
-    DPFUZZ_RETURN_IF_ERROR(WriteFileAtomically(
-        r.path + "/finding.json", FindingText(finding, r.hits), "finding"));
+    Json j = FindingJson(finding, r.hits);
+    if (absl::Status s =
+            WriteReproFiles(finding.c, finding.outcome.verdict, r.path);
+        !s.ok()) {
+      j["repro_error"] = std::string(s.message());
+    }
+    DPFUZZ_RETURN_IF_ERROR(WriteFileAtomically(r.path + "/finding.json",
+                                               j.dump(2) + "\n", "finding"));
     return r;
   }
   // Keep the stored (smaller) case and its evidence; count the hit.
-  absl::StatusOr<std::string> text =
-      ReadFile(r.path + "/finding.json", "finding");
-  Json j = text.ok() ? Json::parse(*text, nullptr, false) : Json();
-  if (!j.is_object()) j = Json::parse(FindingText(finding, r.hits));
+  Json j = ReadFindingJson(r.path, FindingJson(finding, r.hits));
   j["hits"] = r.hits;
   DPFUZZ_RETURN_IF_ERROR(WriteFileAtomically(r.path + "/finding.json",
                                              j.dump(2) + "\n", "finding"));
   return r;
+}
+
+absl::Status FindingsStore::Annotate(const std::string& path,
+                                    const std::string& key,
+                                    const nlohmann::json& value) {
+  const DirLock lock(dir_);
+  if (!lock.ok()) return LockError(dir_);
+  Json j = ReadFindingJson(path, Json());
+  if (j.is_null()) {
+    return absl::NotFoundError(
+        absl::StrCat(path, "/finding.json: missing or not a JSON object"));
+  }
+  j[key] = value;
+  return WriteFileAtomically(path + "/finding.json", j.dump(2) + "\n",
+                             "finding");
 }
 
 }  // namespace dpfuzz

@@ -1,8 +1,10 @@
 // FindingsStore: one directory per unique finding.
 //
 // A finding lives in <dir>/<verdict>-<op>-<hash>/ (hash: SignatureHash of
-// its signature) as case.json (the replayable case) and finding.json (op,
-// variant, verdict, signature, evidence, hits, versions). A finding whose
+// its signature) as case.json (the replayable case), finding.json (op,
+// variant, verdict, signature, evidence, hits, versions) and its repros
+// (crashes/repro_files.h: repro.py, repro.cc, CMakeLists.txt; when they
+// cannot be made, finding.json says why under "repro_error"). A finding whose
 // signature is already stored increments its hit count and replaces the
 // stored case when the new one is smaller (fewer elements in all), so the
 // store keeps one small case per bug. Every file is written atomically
@@ -18,6 +20,7 @@
 #define DPFUZZ_CRASHES_FINDINGS_STORE_H_
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -27,6 +30,7 @@ namespace dpfuzz {
 
 struct Recorded {
   bool is_new = false;  // First hit of this signature in this directory.
+  bool case_written = false;  // New, or a smaller case replaced the old.
   std::string path;     // The finding's directory.
   int64_t hits = 0;     // Hits so far, across runs over this directory.
 };
@@ -37,6 +41,10 @@ class FindingsStore {
   static absl::StatusOr<FindingsStore> Open(const std::string& dir);
 
   absl::StatusOr<Recorded> Record(const Finding& finding);
+
+  // Sets `key` in the finding.json of the finding stored in `path`.
+  absl::Status Annotate(const std::string& path, const std::string& key,
+                        const nlohmann::json& value);
 
   // The directory a finding with this signature is stored in.
   std::string PathFor(const Finding& finding) const;

@@ -284,14 +284,18 @@ std::string Call(const ReproPlan& plan) {
   std::string op = plan.schema_name.substr(plan.schema_name.find("::") + 2);
   const std::string ns =
       plan.schema_name.substr(0, plan.schema_name.find("::"));
-  return absl::StrCat("# ", plan.schema, "\n", "def call(a):\n",
-                      "    return torch.ops.", ns, ".", op, ".",
-                      plan.overload.empty() ? "default" : plan.overload,
-                      "(\n        ", WrapItems(parts, 8), ")\n\n\n");
+  return absl::StrCat(
+      "# ", plan.schema, "\n", "def op():\n",
+      "    \"\"\"The operator under test; main() fails (exit 2) without it.\"\"\"\n",
+      "    return torch.ops.", ns, ".", op, ".",
+      plan.overload.empty() ? "default" : plan.overload, "\n\n\n",
+      "def call(a):\n", "    return op()(\n        ", WrapItems(parts, 8),
+      ")\n\n\n");
 }
 
 // The start of every main(): the tensors.
 constexpr char kMainStart[] = R"py(def main():
+    op()
     variant, grad_outputs, storages = variant_tensors()
     baseline, base_grad_outputs = baseline_tensors()
 )py";
@@ -486,6 +490,7 @@ std::string LayoutMain(const ReproPlan& plan) {
 std::string CallMain(const ReproPlan& plan) {
   std::string out =
       "def main():\n"
+      "    op()\n"
       "    variant, grad_outputs, storages = variant_tensors()\n";
   if (plan.verdict == Verdict::kTimeout) {
     // A Python signal handler cannot run while the call is inside C++;

@@ -21,7 +21,9 @@
 namespace dpfuzz {
 namespace {
 
-constexpr size_t kOutstandingPerWorker = 32;
+// Tickets sent ahead to each worker: enough to hide the round trip, few
+// enough that a dead worker's leftovers and a deadline's drain stay short.
+constexpr size_t kOutstandingPerWorker = 4;
 constexpr int kMaxFailedStarts = 3;
 constexpr int64_t kRssCheckIntervalNs = 100'000'000;
 constexpr size_t kEvidenceLines = 20;
@@ -390,7 +392,7 @@ absl::Status Supervisor::HandleDeath(Slot& slot, Death death,
 
   std::optional<TicketResult> current_result;
   std::optional<AloneRun> current_run;
-  bool attributed = false;
+  std::optional<uint64_t> culprit_seq;
   for (const auto& [seq, ticket] : candidates) {
     AloneRun run = RunAlone(seq, ticket);
     const bool is_current = current.has_value() && seq == current->first;
@@ -400,7 +402,7 @@ absl::Status Supervisor::HandleDeath(Slot& slot, Death death,
       if (!is_current && r.kind == TicketResult::Kind::kCulprit)
         r.kind = TicketResult::Kind::kLateCulprit;
       results.push_back(std::move(r));
-      attributed = true;
+      culprit_seq = seq;
       break;
     }
     if (is_current) {
@@ -410,8 +412,11 @@ absl::Status Supervisor::HandleDeath(Slot& slot, Death death,
       current_run = std::move(run);
     }
   }
-  if (current.has_value()) {
-    if (!attributed) {
+  // The case in flight comes back exactly once: as the culprit (above),
+  // blamed for want of another, with its own alone run's report, or, when
+  // that run told nothing, queued again.
+  if (current.has_value() && culprit_seq != current->first) {
+    if (!culprit_seq.has_value()) {
       // Nothing dies alone: the case in flight takes the blame, marked.
       const std::optional<Case>& dumped =
           current_run.has_value() ? current_run->dumped : std::nullopt;

@@ -1,5 +1,7 @@
 #include "fuzz/campaign.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -8,7 +10,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "crashes/findings_store.h"
+#include "crashes/python_repro_check.h"
+#include "crashes/repro_files.h"
 #include "generators/rng.h"
 #include "oracles/case_builder.h"
 
@@ -19,8 +25,10 @@ using Clock = std::chrono::steady_clock;
 
 // Campaigns stop drawing for an op after this many invalid draws in a row.
 constexpr int kMaxInvalidInARow = 2000;
-// After an interrupt, cases in flight get this long to finish.
-constexpr double kInterruptGraceSeconds = 2;
+// After an interrupt or past the time budget, the cases already handed to
+// workers get this long to finish; the rest are abandoned (and counted).
+constexpr double kGraceSeconds = 2;
+constexpr int kPythonReproTimeoutSeconds = 120;
 
 std::vector<DType> AllowedDTypes(const OpSpec& spec,
                                  const std::vector<DType>& allowed) {
@@ -31,6 +39,15 @@ std::vector<DType> AllowedDTypes(const OpSpec& spec,
       out.push_back(d);
   }
   return out;
+}
+
+// The first line of `text` that is not blank.
+std::string FirstLine(absl::string_view text) {
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    line = absl::StripAsciiWhitespace(line);
+    if (!line.empty()) return std::string(line);
+  }
+  return "";
 }
 
 std::string OpName(const OpSpec& spec) {
@@ -63,6 +80,9 @@ class Campaign {
   Ticket Draw();
   void Handle(TicketResult& result);
   void HandleFinding(const Finding& finding);
+  // Runs a stored finding's repro.py (crashes/python_repro_check.h) and
+  // records the result in its finding.json; what happened, "" if skipped.
+  std::string CheckRepro(const Finding& finding, const std::string& dir);
   void PrintProgress();
 
   const CampaignOptions& options_;
@@ -129,10 +149,12 @@ void Campaign::HandleFinding(const Finding& finding) {
   }
   ++summary_.hits;
   std::string where = "(not stored)";
+  std::string python;
   if (store_.has_value()) {
     absl::StatusOr<Recorded> recorded = store_->Record(finding);
     if (recorded.ok()) {
       where = recorded->path;
+      if (recorded->case_written) python = CheckRepro(finding, where);
     } else {
       ++summary_.errors;
       log_ << "ERROR: " << recorded.status().message() << "\n";
@@ -141,10 +163,33 @@ void Campaign::HandleFinding(const Finding& finding) {
   if (!summary_.findings.emplace(finding.signature, where).second) return;
   const Evidence& e = finding.outcome.evidence;
   if (options_.progress) std::fprintf(stderr, "\n");
+  const std::string error = FirstLine(e.error);
   log_ << "FINDING: " << finding.signature << " -> " << where << "\n  "
        << e.where << ": " << e.detail
-       << (e.error.empty() ? "" : "\n  error: ")
-       << e.error.substr(0, e.error.find('\n')) << std::endl;
+       << (error.empty() ? "" : "\n  error: ") << error
+       << (python.empty() ? "" : "\n  repro.py: ") << python << std::endl;
+}
+
+std::string Campaign::CheckRepro(const Finding& finding,
+                                 const std::string& dir) {
+  const std::string script = absl::StrCat(dir, "/", kPythonReproFile);
+  // An oom repro would allocate without bound outside any worker.
+  if (!options_.python_check || finding.outcome.verdict == Verdict::kOom ||
+      ::access(script.c_str(), R_OK) != 0) {
+    return "";
+  }
+  const PythonReproCheck check =
+      CheckPythonRepro(script, kPythonReproTimeoutSeconds);
+  const nlohmann::json record{{"python", kSystemPython},
+                              {"torch", check.python_torch},
+                              {"ran", check.ran},
+                              {"reproduces", check.reproduces},
+                              {"result", check.result}};
+  if (absl::Status s = store_->Annotate(dir, "python_repro", record); !s.ok()) {
+    ++summary_.errors;
+    log_ << "ERROR: " << s.message() << "\n";
+  }
+  return check.result;
 }
 
 void Campaign::Handle(TicketResult& r) {
@@ -226,8 +271,12 @@ CampaignSummary Campaign::Run() {
          (options_.runs > 0 && summary_.cases >= options_.runs))) {
       break;
     }
-    if (interrupted_at.has_value() &&
-        Elapsed() - *interrupted_at > kInterruptGraceSeconds) {
+    const double now = Elapsed();
+    const bool past_grace =
+        (interrupted_at.has_value() && now - *interrupted_at > kGraceSeconds) ||
+        (options_.max_time_seconds > 0 &&
+         now - options_.max_time_seconds > kGraceSeconds);
+    if (past_grace) {
       summary_.abandoned += static_cast<int64_t>(sup.Abandon().size());
       break;
     }

@@ -40,6 +40,10 @@ struct CampaignOptions {
   double max_time_seconds = 0;  // 0: no limit.
   uint64_t seed = 1;
   std::string findings_dir;  // Where findings go; "": not stored.
+  // Run each stored finding's repro.py with the system's Python torch when
+  // it matches (crashes/python_repro_check.h); the result goes in its
+  // finding.json under "python_repro".
+  bool python_check = true;
   bool progress = false;     // Live progress line on stderr.
   SupervisorOptions isolation;
   KnownIssues known;  // Findings to count but not report.
@@ -56,7 +60,7 @@ struct CampaignSummary {
   int64_t invalid = 0;    // Drawn arguments the op itself rejects: no case.
   int64_t errors = 0;     // Cases dpfuzz could not run (reported on the log).
   int64_t culprits = 0;   // Cases that killed their worker.
-  int64_t abandoned = 0;  // Tickets dropped unrun by an interrupt.
+  int64_t abandoned = 0;  // Tickets dropped unrun: interrupt or time up.
   int64_t worker_deaths = 0;
   int64_t hits = 0;  // Cases with a (not known) finding.
   std::map<std::string, std::string> findings;  // Unique: signature -> dir.

@@ -47,6 +47,10 @@ ABSL_FLAG(int64_t, rss_limit_mb, 4096,
 ABSL_FLAG(std::string, known, "",
           "Known-issues file: findings matching its signature patterns are "
           "counted apart, not reported (see crashes/known_issues.h).");
+ABSL_FLAG(bool, python_check, true,
+          "Run each new finding's repro.py with /usr/bin/python3 when its "
+          "torch is the LibTorch under test; record the result in "
+          "finding.json.");
 ABSL_FLAG(std::string, format, "python",
           "repro: python (repro.py) or cpp (repro.cc; CMakeLists.txt beside "
           "--out).");
@@ -59,8 +63,8 @@ namespace {
 constexpr const char* kFlagNames[] = {
     "op",    "runs",     "max_time", "seed",    "dtypes",       "findings",
     "summary_json",      "grad",     "alias",   "progress",     "jobs",
-    "timeout",           "rss_limit_mb",        "known",        "format",
-    "out"};
+    "timeout",           "rss_limit_mb",        "known",        "python_check",
+    "format",            "out"};
 
 absl::Status UsageError(const std::string& message) {
   return absl::InvalidArgumentError(message);
@@ -90,8 +94,9 @@ std::string UsageText() {
       "       dpfuzz replay PATH...   re-run case files or findings "
       "directories;\n"
       "                               exit 1 when any still reproduces\n"
-      "       dpfuzz repro FILE [--format=python|cpp] [--out=FILE]\n"
-      "                               a standalone repro of a case\n"
+      "       dpfuzz repro PATH [--format=python|cpp] [--out=FILE]\n"
+      "                               a standalone repro of a case file or a\n"
+      "                               finding's directory\n"
       "       dpfuzz list-ops         the ops, their variants and dtypes\n\n"
       "Cases run in --jobs worker processes; a case that kills its worker, "
       "runs past\n"
@@ -252,6 +257,7 @@ absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags() {
     }
     options.known = std::move(*k);
   }
+  options.python_check = absl::GetFlag(FLAGS_python_check);
   options.progress = absl::GetFlag(FLAGS_progress) && isatty(fileno(stderr));
   return options;
 }

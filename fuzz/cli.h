@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "crashes/repro_files.h"
 #include "fuzz/campaign.h"
 
 namespace dpfuzz {
@@ -40,7 +41,7 @@ absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags();
 // --jobs, --timeout and --rss_limit_mb (replay and repro use them too).
 absl::StatusOr<SupervisorOptions> IsolationFromFlags();
 
-enum class ReproFormat { kPython, kCpp };
+// --format.
 absl::StatusOr<ReproFormat> ReproFormatFromFlags();
 // --out; "" for standard output.
 std::string OutFlag();

@@ -10,6 +10,7 @@
 #include "fuzz/campaign.h"
 #include "fuzz/cli.h"
 #include "fuzz/replay.h"
+#include "fuzz/repro_command.h"
 
 namespace dpfuzz {
 namespace {
@@ -63,6 +64,16 @@ int ReplayMain(const std::vector<std::string>& paths) {
   return s.errors > 0 ? kUsageError : 0;
 }
 
+int ReproMain(const std::vector<std::string>& args) {
+  absl::StatusOr<ReproFormat> format = ReproFormatFromFlags();
+  if (!format.ok()) return UsageFailure(format.status());
+  absl::StatusOr<SupervisorOptions> isolation = IsolationFromFlags();
+  if (!isolation.ok()) return UsageFailure(isolation.status());
+  const absl::Status s =
+      RunReproCommand(args, *format, OutFlag(), *isolation, std::cout);
+  return s.ok() ? 0 : UsageFailure(s);
+}
+
 }  // namespace
 
 int DpfuzzMain(int argc, char** argv) {
@@ -85,6 +96,7 @@ int DpfuzzMain(int argc, char** argv) {
     return 0;
   }
   if (command == "replay") return ReplayMain(rest);
+  if (command == "repro") return ReproMain(rest);
   if (!command.empty()) {
     return UsageFailure(absl::InvalidArgumentError(
         "unexpected argument \"" + command + "\"; see dpfuzz --help"));

@@ -9,6 +9,7 @@
 #include "common/files.h"
 #include "common/status_macros.h"
 #include "crashes/finding_json.h"
+#include "crashes/isolated_runs.h"
 #include "generators/case_json.h"
 
 namespace dpfuzz {
@@ -28,8 +29,6 @@ absl::StatusOr<ReplayItem> ItemFor(const std::string& case_path) {
   }
   return item;
 }
-
-enum class Status { kFixed, kReproduces, kDiffers, kError };
 
 bool IsDeath(Verdict v) {
   return v == Verdict::kCrash || v == Verdict::kTimeout || v == Verdict::kOom;
@@ -92,71 +91,38 @@ ReplaySummary RunReplay(const std::vector<ReplayItem>& items,
                         SupervisorOptions isolation, std::ostream& log) {
   ReplaySummary summary;
   isolation.malloc_check = true;
-  absl::StatusOr<std::unique_ptr<Supervisor>> sup =
-      Supervisor::Start(isolation);
-  if (!sup.ok()) {
-    log << "ERROR: " << sup.status().message() << "\n";
+  std::vector<std::string> paths;
+  for (const ReplayItem& item : items) paths.push_back(item.case_path);
+  absl::StatusOr<std::map<std::string, TicketResult>> results =
+      RunCaseFiles(paths, std::move(isolation));
+  if (!results.ok()) {
+    log << "ERROR: " << results.status().message() << "\n";
     summary.errors = static_cast<int>(items.size());
     return summary;
   }
-  std::map<std::string, const ReplayItem*> by_path;
   for (const ReplayItem& item : items) {
-    by_path[item.case_path] = &item;
-    (*sup)->Submit(FileTicket(item.case_path));
-  }
-  // The last word on each case (a late culprit overrides "ran").
-  std::map<std::string, std::string> lines;
-  std::map<std::string, Status> kinds;
-  std::vector<TicketResult> results;
-  while ((*sup)->Outstanding() > 0) {
-    if (absl::Status s = (*sup)->Poll(0.1, results); !s.ok()) {
-      log << "ERROR: " << s.message() << "\n";
-      break;
-    }
-    for (TicketResult& r : results) {
-      const std::string& path = r.ticket.path;
-      const ReplayItem& item = *by_path.at(path);
-      if (r.kind == TicketResult::Kind::kError) {
-        kinds[path] = Status::kError;
-        lines[path] = absl::StrCat("ERROR: ", path, ": ", r.error);
-      } else if (!r.finding.has_value()) {
-        kinds[path] = Status::kFixed;
-        lines[path] = absl::StrCat("FIXED: ", path);
-      } else if (!item.expected.has_value() ||
-                 SameBug(*item.expected, *r.finding)) {
-        kinds[path] = Status::kReproduces;
-        lines[path] =
-            absl::StrCat("REPRODUCES: ", path, " (", r.finding->signature, ")");
-      } else {
-        kinds[path] = Status::kDiffers;
-        lines[path] = absl::StrCat("DIFFERS: ", path, ": expected ",
-                                   item.expected->signature, ", got ",
-                                   r.finding->signature);
-      }
-    }
-    results.clear();
-  }
-  for (const ReplayItem& item : items) {
-    const auto it = lines.find(item.case_path);
-    if (it == lines.end()) {
-      log << "ERROR: " << item.case_path << ": no result\n";
+    const std::string& path = item.case_path;
+    const auto it = results->find(path);
+    if (it == results->end()) {
+      log << "ERROR: " << path << ": no result\n";
       ++summary.errors;
       continue;
     }
-    log << it->second << "\n";
-    switch (kinds[item.case_path]) {
-      case Status::kFixed:
-        ++summary.fixed;
-        break;
-      case Status::kReproduces:
-        ++summary.reproduces;
-        break;
-      case Status::kDiffers:
-        ++summary.differs;
-        break;
-      case Status::kError:
-        ++summary.errors;
-        break;
+    const TicketResult& r = it->second;
+    if (r.kind == TicketResult::Kind::kError) {
+      log << "ERROR: " << path << ": " << r.error << "\n";
+      ++summary.errors;
+    } else if (!r.finding.has_value()) {
+      log << "FIXED: " << path << "\n";
+      ++summary.fixed;
+    } else if (!item.expected.has_value() ||
+               SameBug(*item.expected, *r.finding)) {
+      log << "REPRODUCES: " << path << " (" << r.finding->signature << ")\n";
+      ++summary.reproduces;
+    } else {
+      log << "DIFFERS: " << path << ": expected " << item.expected->signature
+          << ", got " << r.finding->signature << "\n";
+      ++summary.differs;
     }
   }
   return summary;

@@ -17,7 +17,7 @@
 #include "generators/op_registry.h"
 #include "oracles/case_builder.h"
 #include "oracles/run_case.h"
-#include "tests/crashes/run_process.h"
+#include "common/run_process.h"
 
 namespace dpfuzz {
 namespace {

@@ -24,7 +24,8 @@
 #include "generators/op_registry.h"
 #include "oracles/case_builder.h"
 #include "oracles/run_case.h"
-#include "tests/crashes/run_process.h"
+#include "common/run_process.h"
+#include "tests/crashes/known_case.h"
 
 namespace dpfuzz {
 namespace {
@@ -53,14 +54,6 @@ const KnownFinding kKnownFindings[] = {
     {"tril-out-aliasing-self-heap-corruption", Verdict::kCrash},
     {"tril-out-gapped-writes-outside-view", Verdict::kOutsideWrite},
 };
-
-Case LoadKnown(const std::string& name) {
-  const std::filesystem::path path = std::filesystem::path(DPFUZZ_SOURCE_DIR) /
-                                     "known_findings" / name / "case.json";
-  absl::StatusOr<Case> c = LoadCaseFile(path.string());
-  EXPECT_TRUE(c.ok()) << c.status();
-  return c.ok() ? *c : Case{};
-}
 
 const OpSpec& SpecOf(const Case& c) {
   const OpSpec* spec = FindCuratedOp(QualifiedOpName(c));
@@ -111,7 +104,7 @@ TEST(ReproPlanTest, ExactFloatTextReadsBackBitForBit) {
 // Every element a view addresses holds its logical value; every other one
 // is poison, exactly as dpfuzz materialized the storage.
 TEST(ReproPlanTest, StoragesHoldTheLogicalValuesAndPoisonElsewhere) {
-  const Case c = LoadKnown("tril-out-gapped-writes-outside-view");
+  const Case c = LoadKnownCase("tril-out-gapped-writes-outside-view");
   absl::StatusOr<ReproPlan> plan =
       BuildReproPlan(c, SpecOf(c), Verdict::kOutsideWrite);
   ASSERT_TRUE(plan.ok()) << plan.status();
@@ -139,7 +132,7 @@ TEST(ReproPlanTest, StoragesHoldTheLogicalValuesAndPoisonElsewhere) {
 }
 
 TEST(ReproPlanTest, AliasedArgumentsShareOneStorage) {
-  const Case c = LoadKnown("masked_select-out-aliasing-mask-heap-corruption");
+  const Case c = LoadKnownCase("masked_select-out-aliasing-mask-heap-corruption");
   absl::StatusOr<ReproPlan> plan =
       BuildReproPlan(c, SpecOf(c), Verdict::kCrash);
   ASSERT_TRUE(plan.ok()) << plan.status();
@@ -154,13 +147,13 @@ TEST(ReproPlanTest, AliasedArgumentsShareOneStorage) {
 }
 
 TEST(ReproPlanTest, AVerdictThatIsNoFindingHasNoRepro) {
-  const Case c = LoadKnown("cat-out-strided-with-empty-inputs");
+  const Case c = LoadKnownCase("cat-out-strided-with-empty-inputs");
   EXPECT_FALSE(PythonRepro(c, SpecOf(c), Verdict::kAgree).ok());
   EXPECT_FALSE(CppRepro(c, SpecOf(c), Verdict::kBothRejected).ok());
 }
 
 TEST(PythonReproTest, ScriptBuildsExactViewsAndCallsTheSchema) {
-  const Case c = LoadKnown("tril-out-gapped-writes-outside-view");
+  const Case c = LoadKnownCase("tril-out-gapped-writes-outside-view");
   absl::StatusOr<std::string> py =
       PythonRepro(c, SpecOf(c), Verdict::kOutsideWrite);
   ASSERT_TRUE(py.ok()) << py.status();
@@ -169,7 +162,8 @@ TEST(PythonReproTest, ScriptBuildsExactViewsAndCallsTheSchema) {
         std::string("out_storage = storage(torch.int8, ["),
         std::string("out = view(out_storage, (4, 4, 3, 1), (108, 3, 12, 12), "
                     "5)"),
-        std::string("torch.ops.aten.tril.out("),
+        std::string("    return torch.ops.aten.tril.out\n"),
+        std::string("    return op()(\n"),
         std::string("a[\"self\"], 1, out=a[\"out\"])"),
         std::string("change = storage_change(storages, before)")}) {
     EXPECT_NE(py->find(needle), std::string::npos) << needle;
@@ -177,7 +171,7 @@ TEST(PythonReproTest, ScriptBuildsExactViewsAndCallsTheSchema) {
 }
 
 TEST(CppReproTest, ProgramBuildsExactViewsAndCallsTheDispatcher) {
-  const Case c = LoadKnown("tril-out-gapped-writes-outside-view");
+  const Case c = LoadKnownCase("tril-out-gapped-writes-outside-view");
   absl::StatusOr<std::string> cc =
       CppRepro(c, SpecOf(c), Verdict::kOutsideWrite);
   ASSERT_TRUE(cc.ok()) << cc.status();
@@ -199,12 +193,12 @@ TEST(CppReproTest, ProgramBuildsExactViewsAndCallsTheDispatcher) {
 TEST(KnownFindingReprosTest, RunCaseGivesTheListedVerdicts) {
   for (const KnownFinding& k : kKnownFindings) {
     if (k.verdict == Verdict::kCrash) continue;
-    const Case c = LoadKnown(k.name);
+    const Case c = LoadKnownCase(k.name);
     absl::StatusOr<CaseOutcome> o = RunCase(SpecOf(c), c);
     ASSERT_TRUE(o.ok()) << k.name << ": " << o.status();
     EXPECT_EQ(o->verdict, k.verdict) << k.name;
   }
-  const Case pool = LoadKnown("max_pool2d-padding-window-out-of-bounds-index");
+  const Case pool = LoadKnownCase("max_pool2d-padding-window-out-of-bounds-index");
   absl::StatusOr<CaseOutcome> o = RunCase(SpecOf(pool), pool);
   ASSERT_TRUE(o.ok()) << o.status();
   EXPECT_EQ(o->verdict, Verdict::kAgree)
@@ -216,7 +210,7 @@ TEST(KnownFindingReprosTest, GeneratedPythonReprosReproduce) {
   const std::filesystem::path dir = FreshDir("known");
   std::vector<std::vector<std::string>> commands;
   for (const KnownFinding& k : kKnownFindings) {
-    const Case c = LoadKnown(k.name);
+    const Case c = LoadKnownCase(k.name);
     absl::StatusOr<std::string> py = PythonRepro(c, SpecOf(c), k.verdict);
     ASSERT_TRUE(py.ok()) << k.name << ": " << py.status();
     commands.push_back(

@@ -14,13 +14,62 @@ expect() {  # expect STATUS DESCRIPTION -- ARGS...
     echo "FAIL: $what: exit $got, expected $want"; cat "$dir/out" "$dir/err"; fail=1
   fi
 }
+# Bad usage: exit 2 and exactly one line on stderr, naming the problem.
+usage_error() {  # usage_error DESCRIPTION NEEDLE -- ARGS...
+  local what=$1 needle=$2; shift 2
+  expect 2 "$what" "$@"
+  if [ "$(wc -l <"$dir/err")" != 1 ] || ! grep -qF -- "$needle" "$dir/err"; then
+    echo "FAIL: $what: expected one error line with \"$needle\", got:"; cat "$dir/err"; fail=1
+  fi
+}
 expect 0 "help" -- --help
-expect 2 "unknown flag" -- --bogus
-grep -q "unknown flag --bogus" "$dir/err" || { echo "FAIL: no error line"; fail=1; }
-expect 2 "unknown op" -- --op=no_such_op
-expect 2 "positional" -- --op=add extra
+grep -q "dpfuzz repro PATH" "$dir/out" || { echo "FAIL: help lacks repro"; fail=1; }
 touch "$dir/file"
-expect 2 "findings is a file" -- --op=add --findings="$dir/file"
+echo '{"format": "dpfuzz-case", "version": 1, "op": "aten::add"' >"$dir/bad.json"
+mkdir -p "$dir/empty" "$dir/two/a" "$dir/two/b"
+cp "$(dirname "$0")/../../known_findings/tril-out-gapped-writes-outside-view/case.json" "$dir/two/a/"
+cp "$dir/two/a/case.json" "$dir/two/b/"
+echo "not a pattern" >"$dir/known.txt"
+usage_error "unknown flag" "unknown flag --bogus" -- --bogus
+usage_error "flag without value" "--jobs needs a value" -- --op=add --jobs
+usage_error "no op" "no op given" --
+usage_error "unknown op" 'no op "no_such_op"' -- --op=no_such_op
+usage_error "positional" 'unexpected argument "extra"' -- --op=add extra
+usage_error "findings is a file" "$dir/file" -- --op=add --findings="$dir/file"
+usage_error "runs < 0" "--runs=-1" -- --op=add --runs=-1
+usage_error "bad max_time" "--max_time=soon" -- --op=add --max_time=soon
+usage_error "negative max_time" "--max_time=-3" -- --op=add --max_time=-3
+usage_error "bad timeout" "--timeout=x" -- --op=add --timeout=x
+usage_error "jobs 0" "--jobs=0" -- --op=add --jobs=0
+usage_error "jobs not a number" "--jobs=two" -- --op=add --jobs=two
+usage_error "rss limit < 0" "--rss_limit_mb=-5" -- --op=add --rss_limit_mb=-5
+usage_error "bad dtype" "--dtypes" -- --op=add --dtypes=f99
+usage_error "bad seed" "--seed=abc" -- --op=add --seed=abc
+usage_error "missing known file" "$dir/nothing.txt" -- --op=add --known="$dir/nothing.txt"
+usage_error "malformed known file" "$dir/known.txt:1" -- --op=add --known="$dir/known.txt"
+usage_error "list-ops extra" 'unexpected argument "list-ops"' -- list-ops extra
+usage_error "replay nothing" "replay: name case files" -- replay
+usage_error "replay missing" "$dir/nothing.json: no such file" -- replay "$dir/nothing.json"
+usage_error "replay malformed" "$dir/bad.json" -- replay "$dir/bad.json"
+usage_error "replay empty dir" "no case.json below it" -- replay "$dir/empty"
+usage_error "replay bad jobs" "--jobs=0" -- replay "$dir/two" --jobs=0
+usage_error "repro nothing" "repro: name one case file" -- repro
+usage_error "repro missing" "$dir/nothing.json: no such file" -- repro "$dir/nothing.json"
+usage_error "repro malformed" "$dir/bad.json" -- repro "$dir/bad.json"
+usage_error "repro two cases" "holds 2 cases" -- repro "$dir/two"
+usage_error "repro bad format" "--format=rust" -- repro "$dir/two/a" --format=rust
+usage_error "repro out is a directory" "--out=$dir/empty is a directory" -- repro "$dir/two/a" --out="$dir/empty"
+mkdir -p "$dir/proj"; echo "project(mine)" >"$dir/proj/CMakeLists.txt"
+usage_error "repro keeps a project's CMakeLists.txt" "is not a dpfuzz repro's" -- \
+  repro "$dir/two/a" --format=cpp --out="$dir/proj/repro.cc"
+grep -q "project(mine)" "$dir/proj/CMakeLists.txt" || { echo "FAIL: CMakeLists.txt overwritten"; fail=1; }
+if [ "$(id -u)" != 0 ]; then  # root reads everything
+  cp "$dir/two/a/case.json" "$dir/locked.json"; chmod 000 "$dir/locked.json"
+  usage_error "replay unreadable" "$dir/locked.json" -- replay "$dir/locked.json"
+fi
+# repro of a case without finding.json runs it first to learn its verdict.
+expect 0 "repro of a bare case" -- repro "$dir/two/a/case.json"
+grep -q "verdict outside_write" "$dir/out" || { echo "FAIL: bare case repro"; fail=1; }
 # A short campaign on a correct-looking op: SUMMARY line and summary JSON.
 expect_status() { "$dpfuzz" "$@" >"$dir/out" 2>&1; echo $?; }
 status=$(expect_status --op=flip --runs=300 --seed=3 --findings="$dir/f" --summary_json="$dir/s.json")

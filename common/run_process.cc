@@ -1,4 +1,4 @@
-#include "tests/crashes/run_process.h"
+#include "common/run_process.h"
 
 #include <fcntl.h>
 #include <spawn.h>

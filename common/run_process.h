@@ -1,12 +1,12 @@
-// Running child processes from tests: a few at a time, each with a time
+// Running child processes: a few at a time, each with a time
 // limit, output captured, and how it ended (exit status or signal).
 //
 //   std::vector<ProcessResult> r = RunProcesses({{"/usr/bin/python3",
 //   "x.py"}}); r[0].exited && r[0].exit_status == 1;  // or r[0].signal ==
 //   SIGABRT
 
-#ifndef DPFUZZ_TESTS_CRASHES_RUN_PROCESS_H_
-#define DPFUZZ_TESTS_CRASHES_RUN_PROCESS_H_
+#ifndef DPFUZZ_COMMON_RUN_PROCESS_H_
+#define DPFUZZ_COMMON_RUN_PROCESS_H_
 
 #include <string>
 #include <vector>
@@ -32,4 +32,4 @@ std::string Describe(const ProcessResult& r);
 
 }  // namespace dpfuzz
 
-#endif  // DPFUZZ_TESTS_CRASHES_RUN_PROCESS_H_
+#endif  // DPFUZZ_COMMON_RUN_PROCESS_H_

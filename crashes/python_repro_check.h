@@ -1,0 +1,43 @@
+// Running a finding's repro.py with the system's Python torch, when that
+// torch is the LibTorch under test.
+//
+// Debian's python3-torch is the same build as libtorch-dev, so a repro.py
+// run with /usr/bin/python3 tells a maintainer whether the finding shows
+// from Python too. The check runs only when that Python's torch has the
+// version dpfuzz was built against (release numbers compared: "1.13.0a0"
+// matches LibTorch "1.13.0"); otherwise it says why it did not run.
+//
+//   PythonReproCheck r = CheckPythonRepro("findings/x/repro.py", 120);
+//   r.ran && r.reproduces
+
+#ifndef DPFUZZ_CRASHES_PYTHON_REPRO_CHECK_H_
+#define DPFUZZ_CRASHES_PYTHON_REPRO_CHECK_H_
+
+#include <string>
+
+#include "absl/strings/string_view.h"
+
+namespace dpfuzz {
+
+inline constexpr char kSystemPython[] = "/usr/bin/python3";
+
+struct PythonReproCheck {
+  bool ran = false;
+  bool reproduces = false;   // Exit status 1 or death by a signal.
+  std::string python_torch;  // torch.__version__; "" when none.
+  std::string result;  // "reproduces", "does not reproduce", "failed: ...",
+                       // or why it did not run.
+};
+
+// torch.__version__ of /usr/bin/python3, "" when it has none (asked once).
+const std::string& SystemPythonTorchVersion();
+
+// "1.13.0a0+git" -> "1.13.0": the leading release numbers.
+std::string ReleaseOf(absl::string_view version);
+
+PythonReproCheck CheckPythonRepro(const std::string& script,
+                                  int timeout_seconds);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_CRASHES_PYTHON_REPRO_CHECK_H_

@@ -1,0 +1,62 @@
+#include "crashes/crash_signature.h"
+
+#include <csignal>
+
+#include "crashes/crash_handler.h"
+#include "gtest/gtest.h"
+
+namespace dpfuzz {
+namespace {
+
+std::string Banner() { return std::string(kCrashBanner) + "SIGSEGV"; }
+
+TEST(CrashSignatureTest, NumbersAndAddressesGoNamesStay) {
+  EXPECT_EQ(NormalizeCrashText("free(): invalid size 0x55d0c3a1 at 42"),
+            "free():_invalid_size_0x?_at_N");
+  EXPECT_EQ(NormalizeCrashText("c10::impl::fp16  tensor  12\n"),
+            "c10::impl::fp16_tensor_N");
+}
+
+TEST(CrashSignatureTest, TopFramesOutsideTheRuntimeWithoutTemplates) {
+  const std::vector<std::string> lines = {
+      "some output before",
+      Banner(),
+      "/lib/x86_64-linux-gnu/libc.so.6(+0x3bf90) [0x7f0000000001]",
+      "/build/libdpfuzz_planted_ops.so(+0x1a2b) [0x7f0000000002]",
+      "/usr/lib/libc10.so(_ZN3c104impl3boxIN2at6TensorEE4callEv+0x99) "
+      "[0x7f0000000003]",
+      "/usr/lib/libtorch_cpu.so(_ZN2at6native3fooEv+0x10) [0x7f0000000004]",
+      "/usr/lib/libtorch_cpu.so(_ZN2at6native3barEv+0x10) [0x7f0000000005]",
+  };
+  EXPECT_EQ(CrashKey(SIGSEGV, lines),
+            "SIGSEGV@libdpfuzz_planted_ops.so>"
+            "c10::impl::box::call>at::native::foo");
+}
+
+TEST(CrashSignatureTest, TwoRunsOfOneBugGiveOneKey) {
+  const auto lines = [](const std::string& address, const std::string& size) {
+    return std::vector<std::string>{
+        "INFO: case " + size, "free(): invalid next size (fast) " + address,
+        Banner(), "/usr/lib/libc.so.6(abort+0x10) [" + address + "]"};
+  };
+  const std::string a = CrashKey(SIGABRT, lines("0x7ffd1234", "17"));
+  EXPECT_EQ(a, CrashKey(SIGABRT, lines("0x7ffe9999", "3")));
+  EXPECT_EQ(a, "SIGABRT:free():_invalid_next_size_(fast)_0x?");
+}
+
+TEST(CrashSignatureTest, OnlyTheLastWordsBeforeDyingCount) {
+  // A fatal-looking line followed by other output is not the cause.
+  const std::vector<std::string> lines = {"free(): invalid pointer",
+                                          "later output", Banner()};
+  EXPECT_EQ(CrashKey(SIGSEGV, lines), "SIGSEGV");
+  EXPECT_EQ(CrashKey(SIGKILL, {}), "SIGKILL");
+}
+
+TEST(CrashSignatureTest, SignalNames) {
+  EXPECT_EQ(SignalName(SIGSEGV), "SIGSEGV");
+  EXPECT_EQ(SignalName(SIGABRT), "SIGABRT");
+  EXPECT_EQ(SignalName(0), "exit");
+}
+
+}  // namespace
+}  // namespace dpfuzz

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Isolation end to end, with planted ops that segfault, abort, hang and
+# allocate without bound, next to a correct one, in one campaign:
+#   isolation_test.sh PATH_TO_DPFUZZ_PLANTED
+# It checks that the campaign keeps to its time limit, records each crash
+# kind once per signature, accounts for every planned case and exits 1;
+# that replay reproduces them; that repro writes runnable files; that
+# SIGINT ends a campaign cleanly without touching stored findings.
+set -u
+dpfuzz="$1"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail=0
+die() { echo "FAIL: $*"; fail=1; }
+json() {  # json FILE EXPRESSION(j)
+  python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+# 1. The death campaign.
+max_time=40
+start=$(date +%s)
+"$dpfuzz" --op=planted::segv_neg,planted::abort_neg,planted::hang_neg,planted::hog_neg,planted::good_neg \
+  --jobs=2 --max_time=$max_time --timeout=2 --rss_limit_mb=1024 --seed=5 \
+  --findings="$dir/f" --summary_json="$dir/s.json" >"$dir/out" 2>&1
+status=$?
+elapsed=$(( $(date +%s) - start ))
+[ "$status" = 1 ] || die "campaign exit $status, expected 1"
+[ "$elapsed" -le $((max_time + 15)) ] || die "campaign took ${elapsed}s for --max_time=$max_time"
+for kind in crash-segv_neg crash-abort_neg timeout-hang_neg oom-hog_neg; do
+  n=$(ls -d "$dir/f/$kind"-* 2>/dev/null | wc -l)
+  [ "$n" = 1 ] || die "$n finding directories for $kind, expected 1"
+  for file in case.json finding.json repro.py repro.cc CMakeLists.txt; do
+    [ -f "$dir/f/$kind"-*/"$file" ] || die "$kind: no $file"
+  done
+done
+ls -d "$dir/f/"*good_neg* >/dev/null 2>&1 && die "a finding for the correct op good_neg"
+grep -q "^SUMMARY: " "$dir/out" || die "no SUMMARY line"
+accounted=$(json "$dir/s.json" "j['planned'] == j['cases'] + j['invalid'] + j['errors'] + j['abandoned']")
+[ "$accounted" = True ] || die "planned cases not all accounted for: $(cat "$dir/s.json")"
+[ "$(json "$dir/s.json" "j['findings']")" = 4 ] || die "not 4 unique findings"
+[ "$(json "$dir/s.json" "j['culprits'] > 0 and j['worker_deaths'] >= j['culprits']")" = True ] ||
+  die "culprits and worker deaths do not add up"
+[ "$(json "$dir/f/"crash-segv_neg-*/finding.json "j['verdict']")" = crash ] || die "segv verdict"
+grep -q '"detail": "killed by SIGSEGV' "$dir/f/"crash-segv_neg-*/finding.json || die "no signal in the segv finding"
+[ "$fail" = 0 ] || { cat "$dir/out"; }
+
+# 2. Replay: every stored finding reproduces; exit 1.
+"$dpfuzz" replay "$dir/f" --timeout=2 --rss_limit_mb=1024 >"$dir/replay" 2>&1
+status=$?
+[ "$status" = 1 ] || die "replay exit $status, expected 1"
+[ "$(grep -c '^REPRODUCES: ' "$dir/replay")" = 4 ] || { die "replay did not reproduce all 4"; cat "$dir/replay"; }
+
+# 3. repro: Python to stdout, C++ with its CMakeLists.txt.
+"$dpfuzz" repro "$dir/f/"crash-segv_neg-* >"$dir/repro.py" 2>"$dir/err" || die "repro python: $(cat "$dir/err")"
+grep -q "torch.ops.planted.segv_neg.default" "$dir/repro.py" || die "repro.py calls no planted op"
+mkdir "$dir/cc"
+"$dpfuzz" repro "$dir/f/"oom-hog_neg-*/case.json --format=cpp --out="$dir/cc/repro.cc" 2>"$dir/err" ||
+  die "repro cpp: $(cat "$dir/err")"
+[ -f "$dir/cc/repro.cc" ] && [ -f "$dir/cc/CMakeLists.txt" ] || die "repro cpp wrote no files"
+
+# 4. SIGINT: the campaign stops cleanly; stored findings stay as they were.
+before=$(cd "$dir/f" && find . -type f ! -name .lock -exec sha1sum {} + | sort)
+"$dpfuzz" --op=planted::good_neg --jobs=2 --max_time=600 --findings="$dir/f" \
+  --summary_json="$dir/int.json" >"$dir/int" 2>&1 &
+pid=$!
+sleep 8
+kill -INT $pid
+wait $pid
+status=$?
+[ "$status" = 0 ] || die "interrupted campaign exit $status, expected 0"
+grep -q "^SUMMARY: .* interrupted" "$dir/int" || { die "no interrupted SUMMARY"; cat "$dir/int"; }
+[ "$(json "$dir/int.json" "j['interrupted'] and j['cases'] > 0")" = True ] || die "summary JSON after SIGINT"
+after=$(cd "$dir/f" && find . -type f ! -name .lock -exec sha1sum {} + | sort)
+[ "$before" = "$after" ] || die "an interrupted run changed stored findings"
+
+[ "$fail" = 0 ] && echo "isolation: all checks passed"
+exit $fail
