@@ -143,8 +143,11 @@ std::string CrashKey(int signal, const std::vector<std::string>& last_lines) {
   std::vector<std::string> frames;
   for (size_t i = banner + 1;
        i < last_lines.size() && frames.size() < kTopFrames; ++i) {
-    std::string name = FrameName(last_lines[i]);
-    if (!name.empty()) frames.push_back(NormalizeCrashText(name));
+    std::string name = NormalizeCrashText(FrameName(last_lines[i]));
+    // Frames without symbols of one module say its name once.
+    if (!name.empty() && (frames.empty() || frames.back() != name)) {
+      frames.push_back(std::move(name));
+    }
   }
   if (frames.empty()) return SignalName(signal);
   return absl::StrCat(SignalName(signal), "@", absl::StrJoin(frames, ">"));

@@ -5,8 +5,9 @@
 // the signal, then glibc's or the C++ runtime's fatal message when there
 // is one ("free(): invalid pointer"), else the top three stack frames
 // outside libc, libstdc++ and libgcc (demangled function names without
-// parameters, or the library's name when the frame has no symbol). Numbers
-// and addresses are stripped, so two runs of one bug give one key.
+// parameters or template arguments, or the module's name, once for a run
+// of frames without symbols). Numbers and addresses are stripped, so two
+// runs of one bug give one key.
 //
 //   CrashKey(SIGSEGV, lines) -> "SIGSEGV@at::native::foo>at::bar>libx.so"
 //   CrashKey(SIGABRT, lines) -> "SIGABRT:free():_invalid_pointer"

@@ -1,7 +1,5 @@
 #include "fuzz/campaign.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -15,6 +13,7 @@
 #include "crashes/findings_store.h"
 #include "crashes/python_repro_check.h"
 #include "crashes/repro_files.h"
+#include "fuzz/repro_checker.h"
 #include "generators/rng.h"
 #include "oracles/case_builder.h"
 
@@ -28,7 +27,7 @@ constexpr int kMaxInvalidInARow = 2000;
 // After an interrupt or past the time budget, the cases already handed to
 // workers get this long to finish; the rest are abandoned (and counted).
 constexpr double kGraceSeconds = 2;
-constexpr int kPythonReproTimeoutSeconds = 120;
+constexpr double kMinReproWaitSeconds = 10;
 
 std::vector<DType> AllowedDTypes(const OpSpec& spec,
                                  const std::vector<DType>& allowed) {
@@ -80,9 +79,8 @@ class Campaign {
   Ticket Draw();
   void Handle(TicketResult& result);
   void HandleFinding(const Finding& finding);
-  // Runs a stored finding's repro.py (crashes/python_repro_check.h) and
-  // records the result in its finding.json; what happened, "" if skipped.
-  std::string CheckRepro(const Finding& finding, const std::string& dir);
+  // Logs the Python repro checks that are done.
+  void ReportReproChecks();
   void PrintProgress();
 
   const CampaignOptions& options_;
@@ -93,6 +91,7 @@ class Campaign {
   Clock::time_point last_progress_ = start_;
   CampaignSummary summary_;
   std::optional<FindingsStore> store_;
+  std::optional<ReproChecker> checker_;  // With a store and python_check.
   std::vector<OpState> ops_;
   size_t next_op_ = 0;
 };
@@ -107,6 +106,7 @@ bool Campaign::Setup() {
       return false;
     }
     store_ = *opened;
+    if (options_.python_check) checker_.emplace(*opened);
   }
   for (const OpSpec* spec : options_.ops) {
     OpState state{spec, OpName(*spec), AllowedDTypes(*spec, options_.dtypes),
@@ -149,12 +149,15 @@ void Campaign::HandleFinding(const Finding& finding) {
   }
   ++summary_.hits;
   std::string where = "(not stored)";
-  std::string python;
   if (store_.has_value()) {
     absl::StatusOr<Recorded> recorded = store_->Record(finding);
     if (recorded.ok()) {
       where = recorded->path;
-      if (recorded->case_written) python = CheckRepro(finding, where);
+      // An oom repro would allocate without bound outside any worker.
+      if (recorded->case_written && checker_.has_value() &&
+          finding.outcome.verdict != Verdict::kOom) {
+        checker_->Enqueue(where);
+      }
     } else {
       ++summary_.errors;
       log_ << "ERROR: " << recorded.status().message() << "\n";
@@ -166,30 +169,20 @@ void Campaign::HandleFinding(const Finding& finding) {
   const std::string error = FirstLine(e.error);
   log_ << "FINDING: " << finding.signature << " -> " << where << "\n  "
        << e.where << ": " << e.detail
-       << (error.empty() ? "" : "\n  error: ") << error
-       << (python.empty() ? "" : "\n  repro.py: ") << python << std::endl;
+       << (error.empty() ? "" : "\n  error: ") << error << std::endl;
 }
 
-std::string Campaign::CheckRepro(const Finding& finding,
-                                 const std::string& dir) {
-  const std::string script = absl::StrCat(dir, "/", kPythonReproFile);
-  // An oom repro would allocate without bound outside any worker.
-  if (!options_.python_check || finding.outcome.verdict == Verdict::kOom ||
-      ::access(script.c_str(), R_OK) != 0) {
-    return "";
+void Campaign::ReportReproChecks() {
+  if (!checker_.has_value()) return;
+  for (const ReproCheckDone& d : checker_->TakeDone()) {
+    if (options_.progress) std::fprintf(stderr, "\n");
+    log_ << "INFO: " << d.dir << "/" << kPythonReproFile << ": " << d.result
+         << std::endl;
+    if (!d.error.empty()) {
+      ++summary_.errors;
+      log_ << "ERROR: " << d.error << "\n";
+    }
   }
-  const PythonReproCheck check =
-      CheckPythonRepro(script, kPythonReproTimeoutSeconds);
-  const nlohmann::json record{{"python", kSystemPython},
-                              {"torch", check.python_torch},
-                              {"ran", check.ran},
-                              {"reproduces", check.reproduces},
-                              {"result", check.result}};
-  if (absl::Status s = store_->Annotate(dir, "python_repro", record); !s.ok()) {
-    ++summary_.errors;
-    log_ << "ERROR: " << s.message() << "\n";
-  }
-  return check.result;
 }
 
 void Campaign::Handle(TicketResult& r) {
@@ -288,11 +281,29 @@ CampaignSummary Campaign::Run() {
     }
     for (TicketResult& r : results) Handle(r);
     results.clear();
+    ReportReproChecks();
     if (options_.progress &&
         std::chrono::duration<double>(Clock::now() - last_progress_).count() >
             0.25) {
       last_progress_ = Clock::now();
       PrintProgress();
+    }
+  }
+  if (checker_.has_value()) {
+    // Python repro checks left over get a bounded wait: none after an
+    // interrupt, a tenth of the time budget (at least 10 s) otherwise.
+    const double wait =
+        summary_.interrupted ? 0
+        : options_.max_time_seconds > 0
+            ? std::max(kMinReproWaitSeconds, options_.max_time_seconds / 10)
+            : 1e9;
+    const size_t dropped = checker_->Finish(wait);
+    ReportReproChecks();
+    if (dropped > 0) {
+      log_ << "INFO: " << dropped
+           << " finding(s) left without a Python repro check; run their "
+              "repro.py with "
+           << kSystemPython << std::endl;
     }
   }
   summary_.worker_deaths = sup.worker_deaths();

@@ -23,6 +23,7 @@ TEST(CrashSignatureTest, TopFramesOutsideTheRuntimeWithoutTemplates) {
       Banner(),
       "/lib/x86_64-linux-gnu/libc.so.6(+0x3bf90) [0x7f0000000001]",
       "/build/libdpfuzz_planted_ops.so(+0x1a2b) [0x7f0000000002]",
+      "/build/libdpfuzz_planted_ops.so(+0x1a3b) [0x7f0000000012]",
       "/usr/lib/libc10.so(_ZN3c104impl3boxIN2at6TensorEE4callEv+0x99) "
       "[0x7f0000000003]",
       "/usr/lib/libtorch_cpu.so(_ZN2at6native3fooEv+0x10) [0x7f0000000004]",

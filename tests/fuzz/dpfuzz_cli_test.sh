@@ -76,5 +76,10 @@ status=$(expect_status --op=flip --runs=300 --seed=3 --findings="$dir/f" --summa
 case "$status" in 0|1) ;; *) echo "FAIL: campaign exit $status"; cat "$dir/out"; fail=1 ;; esac
 grep -q "^SUMMARY: cases=300 " "$dir/out" || { echo "FAIL: no SUMMARY line"; cat "$dir/out"; fail=1; }
 grep -q '"cases": 300' "$dir/s.json" || { echo "FAIL: summary JSON"; fail=1; }
+# The regression gate: every known LibTorch finding still reproduces.
+src="$(dirname "$0")/../.."
+expect 1 "replay known findings" -- replay "$src/known_findings" --jobs=2
+known=$(ls -d "$src"/known_findings/*/ | wc -l)
+[ "$(grep -c '^REPRODUCES: ' "$dir/out")" = "$known" ] || { echo "FAIL: not all $known known findings reproduce"; cat "$dir/out"; fail=1; }
 [ "$fail" = 0 ] && echo "dpfuzz CLI: all checks passed"
 exit $fail

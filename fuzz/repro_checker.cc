@@ -1,0 +1,89 @@
+#include "fuzz/repro_checker.h"
+
+#include <algorithm>
+#include <chrono>
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/str_cat.h"
+#include "crashes/python_repro_check.h"
+#include "crashes/repro_files.h"
+
+namespace dpfuzz {
+namespace {
+
+constexpr int kPythonReproTimeoutSeconds = 120;
+
+}  // namespace
+
+ReproChecker::ReproChecker(FindingsStore store)
+    : store_(std::move(store)), thread_([this] { Loop(); }) {}
+
+ReproChecker::~ReproChecker() { Finish(0); }
+
+void ReproChecker::Enqueue(std::string dir) {
+  {
+    const std::lock_guard<std::mutex> lock(mu_);
+    // Queued once: the check reads the files as they are when it runs.
+    if (stopping_ ||
+        std::find(queue_.begin(), queue_.end(), dir) != queue_.end()) {
+      return;
+    }
+    queue_.push_back(std::move(dir));
+  }
+  cv_.notify_all();
+}
+
+std::vector<ReproCheckDone> ReproChecker::TakeDone() {
+  const std::lock_guard<std::mutex> lock(mu_);
+  return std::move(done_);
+}
+
+size_t ReproChecker::Pending() const {
+  const std::lock_guard<std::mutex> lock(mu_);
+  return queue_.size() + running_;
+}
+
+size_t ReproChecker::Finish(double max_wait_seconds) {
+  size_t dropped = 0;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait_for(lock, std::chrono::duration<double>(max_wait_seconds),
+                 [this] { return queue_.empty() && running_ == 0; });
+    stopping_ = true;
+    dropped = queue_.size();
+    queue_.clear();
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  return dropped;
+}
+
+void ReproChecker::Loop() {
+  for (;;) {
+    std::string dir;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // Stopping.
+      dir = std::move(queue_.front());
+      queue_.pop_front();
+      ++running_;
+    }
+    const PythonReproCheck check = CheckPythonRepro(
+        absl::StrCat(dir, "/", kPythonReproFile), kPythonReproTimeoutSeconds);
+    const nlohmann::json record{{"python", kSystemPython},
+                                {"torch", check.python_torch},
+                                {"ran", check.ran},
+                                {"reproduces", check.reproduces},
+                                {"result", check.result}};
+    const absl::Status s = store_.Annotate(dir, "python_repro", record);
+    {
+      const std::lock_guard<std::mutex> lock(mu_);
+      done_.push_back({dir, check.result, std::string(s.message())});
+      --running_;
+    }
+    cv_.notify_all();
+  }
+}
+
+}  // namespace dpfuzz

@@ -1,0 +1,66 @@
+// ReproChecker: runs stored findings' repro.py in the background, so a
+// campaign keeps its workers busy while Python starts (seconds per repro).
+//
+// One thread takes directories in order, runs crashes/python_repro_check.h
+// on each one's repro.py and records the result in its finding.json under
+// "python_repro" (FindingsStore::Annotate). The campaign collects what is
+// done with TakeDone and, at its end, waits a while for the rest (Finish).
+//
+//   ReproChecker checker(store);
+//   checker.Enqueue(dir);
+//   for (const ReproCheckDone& d : checker.TakeDone()) log(d.dir, d.result);
+//   size_t dropped = checker.Finish(/*max_wait_seconds=*/10);
+
+#ifndef DPFUZZ_FUZZ_REPRO_CHECKER_H_
+#define DPFUZZ_FUZZ_REPRO_CHECKER_H_
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "crashes/findings_store.h"
+
+namespace dpfuzz {
+
+struct ReproCheckDone {
+  std::string dir;
+  std::string result;  // "reproduces", "failed: exit 2", "not run: ...".
+  std::string error;   // finding.json could not be updated.
+};
+
+class ReproChecker {
+ public:
+  explicit ReproChecker(FindingsStore store);
+  ~ReproChecker();  // Finish(0).
+  ReproChecker(const ReproChecker&) = delete;
+  ReproChecker& operator=(const ReproChecker&) = delete;
+
+  void Enqueue(std::string dir);
+  std::vector<ReproCheckDone> TakeDone();
+  // Waits up to `max_wait_seconds` for the queued checks, then drops those
+  // not started (their number is returned) and waits for the one running;
+  // then TakeDone has the last results. Idempotent.
+  size_t Finish(double max_wait_seconds);
+
+  // Checks enqueued and not yet done.
+  size_t Pending() const;
+
+ private:
+  void Loop();
+
+  FindingsStore store_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::string> queue_;
+  std::vector<ReproCheckDone> done_;
+  size_t running_ = 0;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_FUZZ_REPRO_CHECKER_H_
