@@ -42,6 +42,13 @@ accounted=$(json "$dir/s.json" "j['planned'] == j['cases'] + j['invalid'] + j['e
   die "culprits and worker deaths do not add up"
 [ "$(json "$dir/f/"crash-segv_neg-*/finding.json "j['verdict']")" = crash ] || die "segv verdict"
 grep -q '"detail": "killed by SIGSEGV' "$dir/f/"crash-segv_neg-*/finding.json || die "no signal in the segv finding"
+# The Python repro was run (the planted op is not in Python's torch: it
+# fails, exit 2) and its result recorded; never for an oom finding.
+if /usr/bin/python3 -c "import torch" 2>/dev/null; then
+  [ "$(json "$dir/f/"crash-segv_neg-*/finding.json "j['python_repro']['result']")" = "failed: exit 2" ] ||
+    die "no Python repro result in the segv finding"
+  grep -q python_repro "$dir/f/"oom-hog_neg-*/finding.json && die "an oom repro was run outside a worker"
+fi
 [ "$fail" = 0 ] || { cat "$dir/out"; }
 
 # 2. Replay: every stored finding reproduces; exit 1.

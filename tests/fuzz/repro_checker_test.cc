@@ -1,0 +1,87 @@
+#include "fuzz/repro_checker.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/str_cat.h"
+#include "common/files.h"
+#include "crashes/finding.h"
+#include "crashes/python_repro_check.h"
+#include "gtest/gtest.h"
+
+namespace dpfuzz {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(PythonReproCheckTest, ReleaseNumbersDecideTheMatch) {
+  EXPECT_EQ(ReleaseOf("1.13.0a0"), "1.13.0");
+  EXPECT_EQ(ReleaseOf("2.5.1+cu124"), "2.5.1");
+  EXPECT_EQ(ReleaseOf("1.13.0"), "1.13.0");
+  EXPECT_EQ(ReleaseOf("1.13."), "1.13");
+  EXPECT_EQ(ReleaseOf("abc"), "");
+}
+
+// Scripts that stand for repros: the checker runs each with the system's
+// Python and records what its exit status means in finding.json.
+TEST(ReproCheckerTest, RecordsWhatEachReproSays) {
+  if (ReleaseOf(SystemPythonTorchVersion()) != ReleaseOf(LibTorchVersion())) {
+    GTEST_SKIP() << kSystemPython << " has no torch " << LibTorchVersion();
+  }
+  const fs::path root = fs::path(testing::TempDir()) /
+                        absl::StrCat("dpfuzz_checker_", ::getpid());
+  fs::remove_all(root);
+  absl::StatusOr<FindingsStore> store = FindingsStore::Open(root.string());
+  ASSERT_TRUE(store.ok()) << store.status();
+  const std::map<std::string, std::string> scripts = {
+      {"shows", "import sys; sys.exit(1)"},
+      {"fixed", "import sys; sys.exit(0)"},
+      {"broken", "import sys; sys.exit(2)"},
+      {"dies", "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"}};
+  ReproChecker checker(*store);
+  for (const auto& [name, script] : scripts) {
+    fs::create_directories(root / name);
+    std::ofstream(root / name / "finding.json") << R"({"hits": 1})";
+    std::ofstream(root / name / "repro.py") << script << "\n";
+    checker.Enqueue((root / name).string());
+    checker.Enqueue((root / name).string());  // Queued once.
+  }
+  EXPECT_EQ(checker.Finish(600), 0u);
+  EXPECT_EQ(checker.TakeDone().size(), scripts.size());
+  const std::map<std::string, std::pair<bool, std::string>> want = {
+      {"shows", {true, "reproduces"}},
+      {"fixed", {false, "does not reproduce"}},
+      {"broken", {false, "failed: exit 2"}},
+      {"dies", {true, "reproduces"}}};
+  for (const auto& [name, expected] : want) {
+    absl::StatusOr<std::string> text =
+        ReadFile((root / name / "finding.json").string(), "finding");
+    ASSERT_TRUE(text.ok()) << text.status();
+    const nlohmann::json j = nlohmann::json::parse(*text);
+    EXPECT_EQ(j["hits"], 1) << name;
+    EXPECT_EQ(j["python_repro"]["ran"], true) << name;
+    EXPECT_EQ(j["python_repro"]["reproduces"], expected.first) << name;
+    EXPECT_EQ(j["python_repro"]["result"], expected.second) << name;
+  }
+  fs::remove_all(root);
+}
+
+TEST(ReproCheckerTest, FinishDropsWhatIsNotStarted) {
+  const fs::path root = fs::path(testing::TempDir()) /
+                        absl::StrCat("dpfuzz_checker_drop_", ::getpid());
+  absl::StatusOr<FindingsStore> store = FindingsStore::Open(root.string());
+  ASSERT_TRUE(store.ok());
+  ReproChecker checker(*store);
+  for (int i = 0; i < 50; ++i) checker.Enqueue((root / std::to_string(i)).string());
+  const size_t dropped = checker.Finish(0);
+  EXPECT_EQ(dropped + checker.TakeDone().size(), 50u);
+  EXPECT_EQ(checker.Pending(), 0u);
+  fs::remove_all(root);
+}
+
+}  // namespace
+}  // namespace dpfuzz
