@@ -1,0 +1,145 @@
+#include "reducers/reducer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "reducers/case_order.h"
+#include "reducers/reduction_passes.h"
+
+namespace dpfuzz {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool IsDeath(Verdict v) {
+  return v == Verdict::kCrash || v == Verdict::kTimeout || v == Verdict::kOom;
+}
+
+class Reduction {
+ public:
+  Reduction(const Finding& original, const CaseRunner& run,
+            const ReduceOptions& options)
+      : run_(run),
+        options_(options),
+        key_(ReductionKey(original)),
+        current_(original.c),
+        finding_(original) {}
+
+  ReduceResult Run();
+
+ private:
+  double Elapsed() const {
+    return std::chrono::duration<double>(Clock::now() - start_).count();
+  }
+  bool OutOfBudget() const {
+    return result_.calls >= options_.max_calls ||
+           Elapsed() >= options_.max_seconds;
+  }
+  // Runs `c` (or finds it in the cache); its finding when interesting.
+  std::optional<Finding> Interesting(const Case& c, const CaseRunner& run);
+  bool TryCandidate(const Case& candidate);
+
+  const CaseRunner& run_;
+  const ReduceOptions& options_;
+  const std::string key_;
+  Case current_;
+  Finding finding_;
+  absl::flat_hash_map<Case, std::optional<Finding>> cache_;
+  Clock::time_point start_ = Clock::now();
+  ReduceResult result_;
+};
+
+std::optional<Finding> Reduction::Interesting(const Case& c,
+                                              const CaseRunner& run) {
+  ++result_.calls;
+  absl::StatusOr<std::optional<Finding>> got = run(c);
+  if (!got.ok() || !got->has_value()) return std::nullopt;
+  if (ReductionKey(**got) == key_) return std::move(*got);
+  if (options_.on_other_finding) options_.on_other_finding(**got);
+  return std::nullopt;
+}
+
+bool Reduction::TryCandidate(const Case& candidate) {
+  if (!SimplerThan(candidate, current_)) return false;
+  const auto cached = cache_.find(candidate);
+  if (cached != cache_.end()) {
+    ++result_.cache_hits;
+    return false;  // Only failures stay candidates: successes became current.
+  }
+  if (OutOfBudget()) {
+    result_.budget_exhausted = true;
+    return false;
+  }
+  std::optional<Finding> f = Interesting(candidate, run_);
+  cache_.emplace(candidate, f);
+  if (!f.has_value()) return false;
+  current_ = candidate;
+  finding_ = std::move(*f);
+  return true;
+}
+
+ReduceResult Reduction::Run() {
+  const Case original = current_;
+  const Finding original_finding = finding_;
+  std::optional<Finding> again = Interesting(original, run_);
+  if (!again.has_value()) {
+    result_.flaky = true;
+    result_.reduced = original;
+    result_.finding = original_finding;
+    result_.seconds = Elapsed();
+    return result_;
+  }
+  finding_ = std::move(*again);
+  std::vector<ReductionPass> passes = DefaultReductionPasses();
+  std::map<std::string, int>& kept = result_.kept_by_pass;
+  const Attempt attempt = [this](const Case& c) { return TryCandidate(c); };
+  for (bool progress = true; progress && !OutOfBudget();) {
+    progress = false;
+    // Passes that kept more candidates first; ties in their first order.
+    std::stable_sort(passes.begin(), passes.end(),
+                     [&kept](const ReductionPass& a, const ReductionPass& b) {
+                       return kept[a.name] > kept[b.name];
+                     });
+    for (const ReductionPass& pass : passes) {
+      if (pass.run(current_, attempt)) {
+        ++kept[pass.name];
+        progress = true;
+      }
+    }
+  }
+  result_.reduced = current_;
+  result_.finding = finding_;
+  if (options_.verify) {
+    std::optional<Finding> verified = Interesting(current_, options_.verify);
+    result_.verified = verified.has_value();
+    if (verified.has_value()) {
+      result_.finding = std::move(*verified);
+    } else {
+      result_.reduced = original;
+      result_.finding = original_finding;
+    }
+  }
+  result_.seconds = Elapsed();
+  return result_;
+}
+
+}  // namespace
+
+std::string ReductionKey(const Finding& finding) {
+  std::vector<std::string> parts = absl::StrSplit(finding.signature, '|');
+  if (IsDeath(finding.outcome.verdict) && parts.size() > 3) parts.resize(3);
+  if (parts.size() > 4) parts[3] = parts[4] = "*";
+  return absl::StrJoin(parts, "|");
+}
+
+ReduceResult Reduce(const Finding& original, const CaseRunner& run,
+                    const ReduceOptions& options) {
+  return Reduction(original, run, options).Run();
+}
+
+}  // namespace dpfuzz

@@ -1,0 +1,321 @@
+#include "reducers/reduction_passes.h"
+
+#include <algorithm>
+#include <functional>
+#include <variant>
+
+#include "generators/geometry.h"
+#include "reducers/case_order.h"
+
+namespace dpfuzz {
+namespace {
+
+// Every tensor of `c`, Tensor[] elements and grad_outputs included, in a
+// fixed order (the same order for a case and its copies).
+std::vector<TensorSpec*> Tensors(Case& c) {
+  std::vector<TensorSpec*> all;
+  for (Argument& a : c.args) {
+    if (auto* t = std::get_if<TensorSpec>(&a.value)) {
+      all.push_back(t);
+    } else if (auto* list = std::get_if<std::vector<TensorSpec>>(&a.value)) {
+      for (TensorSpec& t : *list) all.push_back(&t);
+    }
+  }
+  for (TensorSpec& g : c.grad_outputs) all.push_back(&g);
+  return all;
+}
+
+size_t TensorCount(const Case& c) { return Tensors(const_cast<Case&>(c)).size(); }
+
+// A copy of `c` with `edit` applied to its tensor `i`.
+template <typename Edit>
+Case WithTensor(const Case& c, size_t i, Edit edit) {
+  Case copy = c;
+  edit(*Tensors(copy)[i]);
+  return copy;
+}
+
+bool DropGradOutputs(const Case& current, const Attempt& attempt) {
+  if (current.grad_outputs.empty()) return false;
+  Case c = current;
+  c.grad_outputs.clear();
+  return attempt(c);
+}
+
+bool IsAliased(const Case& c, const std::string& name) {
+  return std::any_of(c.aliases.begin(), c.aliases.end(), [&](const Alias& a) {
+    return a.arg == name || a.base == name;
+  });
+}
+
+// Arguments (the schema's default takes their place: an invalid candidate
+// for a required one) and elements of tensor lists.
+bool DropArguments(const Case& current, const Attempt& attempt) {
+  bool kept = false;
+  for (size_t i = current.args.size(); i-- > 0;) {
+    if (i >= current.args.size() || IsAliased(current, current.args[i].name))
+      continue;
+    Case c = current;
+    c.args.erase(c.args.begin() + static_cast<std::ptrdiff_t>(i));
+    kept |= attempt(c);
+  }
+  for (size_t i = 0; i < current.args.size(); ++i) {
+    const auto* list =
+        std::get_if<std::vector<TensorSpec>>(&current.args[i].value);
+    for (size_t e = list == nullptr ? 0 : list->size(); e-- > 0;) {
+      list = std::get_if<std::vector<TensorSpec>>(&current.args[i].value);
+      if (list == nullptr || e >= list->size() || list->size() <= 1) break;
+      Case c = current;
+      auto& l = std::get<std::vector<TensorSpec>>(c.args[i].value);
+      l.erase(l.begin() + static_cast<std::ptrdiff_t>(e));
+      kept |= attempt(c);
+    }
+  }
+  return kept;
+}
+
+void DropDim(TensorSpec& t, size_t d) {
+  t.layout.sizes.erase(t.layout.sizes.begin() + static_cast<std::ptrdiff_t>(d));
+  t.layout.strides.erase(t.layout.strides.begin() +
+                         static_cast<std::ptrdiff_t>(d));
+}
+
+// Dim `d` of every tensor of the same rank at once, then of tensor `i`
+// alone.
+bool DropDims(const Case& current, const Attempt& attempt) {
+  bool kept = false;
+  for (size_t i = 0; i < TensorCount(current); ++i) {
+    for (size_t d = 0;; ++d) {
+      Case base = current;
+      std::vector<TensorSpec*> ts = Tensors(base);
+      if (i >= ts.size() || d >= ts[i]->layout.sizes.size()) break;
+      const size_t rank = ts[i]->layout.sizes.size();
+      Case all = base;
+      for (TensorSpec* t : Tensors(all)) {
+        if (t->layout.sizes.size() == rank) DropDim(*t, d);
+      }
+      if (attempt(all)) {
+        kept = true;
+        --d;  // The next dim moved into place d.
+        continue;
+      }
+      Case one = WithTensor(current, i, [d](TensorSpec& t) { DropDim(t, d); });
+      if (attempt(one)) {
+        kept = true;
+        --d;
+      }
+    }
+  }
+  return kept;
+}
+
+// Size `to` for dim `d` (counted from the end, as broadcasting aligns
+// dims) of every tensor whose size there is `from`; or of tensor `i` alone.
+Case Resized(const Case& c, size_t i, size_t d_from_end, int64_t from,
+             int64_t to, bool all) {
+  Case copy = c;
+  std::vector<TensorSpec*> ts = Tensors(copy);
+  for (size_t k = 0; k < ts.size(); ++k) {
+    Dims& sizes = ts[k]->layout.sizes;
+    if ((k != i && !all) || d_from_end >= sizes.size()) continue;
+    int64_t& s = sizes[sizes.size() - 1 - d_from_end];
+    if (s == from) s = to;
+  }
+  return copy;
+}
+
+// Lowers a number of the current case towards `floor`: steps of 1, 2, 4,
+// ... while they are kept, then bisection between the largest value that
+// failed and the current one. `now` reads the number from the current case
+// (-1 when it is gone); `with` makes the candidate with another value.
+bool Gallop(const std::function<int64_t()>& now,
+            const std::function<Case(int64_t from, int64_t to)>& with,
+            int64_t floor, const Attempt& attempt) {
+  bool kept = false;
+  int64_t step = 1;
+  int64_t failed = floor - 1;  // Largest value known to fail.
+  for (;;) {
+    const int64_t v = now();
+    if (v <= floor || v - failed <= 1) return kept;
+    const int64_t to = std::max(v - step, failed + 1);
+    if (attempt(with(v, to))) {
+      kept = true;
+      step *= 2;
+    } else {
+      failed = to;
+      step = std::max<int64_t>(1, (v - to) / 2);
+    }
+  }
+}
+
+bool ShrinkOne(const Case& current, size_t i, size_t d_from_end, bool all,
+               const Attempt& attempt) {
+  return Gallop(
+      [&]() -> int64_t {
+        std::vector<TensorSpec*> ts = Tensors(const_cast<Case&>(current));
+        if (i >= ts.size() || d_from_end >= ts[i]->layout.sizes.size())
+          return -1;
+        const Dims& s = ts[i]->layout.sizes;
+        return s[s.size() - 1 - d_from_end];
+      },
+      [&](int64_t from, int64_t to) {
+        return Resized(current, i, d_from_end, from, to, all);
+      },
+      1, attempt);
+}
+
+bool ShrinkSizes(const Case& current, const Attempt& attempt) {
+  bool kept = false;
+  for (size_t i = 0; i < TensorCount(current); ++i) {
+    for (size_t d = 0;; ++d) {
+      std::vector<TensorSpec*> ts = Tensors(const_cast<Case&>(current));
+      if (i >= ts.size() || d >= ts[i]->layout.sizes.size()) break;
+      kept |= ShrinkOne(current, i, d, /*all=*/true, attempt);
+      kept |= ShrinkOne(current, i, d, /*all=*/false, attempt);
+    }
+  }
+  return kept;
+}
+
+bool ContiguousStrides(const Case& current, const Attempt& attempt) {
+  bool kept = false;
+  for (size_t i = 0; i < TensorCount(current); ++i) {
+    kept |= attempt(WithTensor(current, i, [](TensorSpec& t) {
+      t.layout.strides = ComputeContiguousStrides(t.layout.sizes);
+    }));
+    for (size_t d = 0;; ++d) {
+      std::vector<TensorSpec*> ts = Tensors(const_cast<Case&>(current));
+      if (i >= ts.size() || d >= ts[i]->layout.sizes.size()) break;
+      kept |= attempt(WithTensor(current, i, [d](TensorSpec& t) {
+        t.layout.strides[d] = ComputeContiguousStrides(t.layout.sizes)[d];
+      }));
+    }
+  }
+  return kept;
+}
+
+// Zero, else as small as still fails.
+bool ShrinkOffsets(const Case& current, const Attempt& attempt) {
+  bool kept = false;
+  for (size_t i = 0; i < TensorCount(current); ++i) {
+    kept |= Gallop(
+        [&]() -> int64_t {
+          std::vector<TensorSpec*> ts = Tensors(const_cast<Case&>(current));
+          return i < ts.size() ? ts[i]->layout.storage_offset : -1;
+        },
+        [&](int64_t, int64_t to) {
+          return WithTensor(current, i, [to](TensorSpec& t) {
+            t.layout.storage_offset = to;
+          });
+        },
+        0, attempt);
+  }
+  return kept;
+}
+
+// Dims d and d + 1 of one tensor made one (sizes multiplied, the inner
+// stride kept): a lower rank with the same elements.
+bool MergeDims(const Case& current, const Attempt& attempt) {
+  bool kept = false;
+  for (size_t i = 0; i < TensorCount(current); ++i) {
+    for (size_t d = 0;; ++d) {
+      std::vector<TensorSpec*> ts = Tensors(const_cast<Case&>(current));
+      if (i >= ts.size() || d + 1 >= ts[i]->layout.sizes.size()) break;
+      if (attempt(WithTensor(current, i, [d](TensorSpec& t) {
+            t.layout.sizes[d + 1] *= t.layout.sizes[d];
+            DropDim(t, d);
+          }))) {
+        kept = true;
+        --d;
+      }
+    }
+  }
+  return kept;
+}
+
+std::vector<DType> DTypesBySimplicity() {
+  std::vector<DType> all = AllDTypes();
+  std::sort(all.begin(), all.end(),
+            [](DType a, DType b) { return DTypeRank(a) < DTypeRank(b); });
+  return all;
+}
+
+bool SimplifyDTypes(const Case& current, const Attempt& attempt) {
+  bool kept = false;
+  for (size_t i = 0; i < TensorCount(current); ++i) {
+    for (DType to : DTypesBySimplicity()) {
+      std::vector<TensorSpec*> ts = Tensors(const_cast<Case&>(current));
+      if (i >= ts.size() || DTypeRank(to) >= DTypeRank(ts[i]->dtype)) break;
+      const DType from = ts[i]->dtype;
+      Case all = current;
+      for (TensorSpec* t : Tensors(all)) {
+        if (t->dtype == from) t->dtype = to;
+      }
+      if (attempt(all) ||
+          attempt(WithTensor(current, i, [to](TensorSpec& t) { t.dtype = to; }))) {
+        kept = true;
+        break;
+      }
+    }
+  }
+  return kept;
+}
+
+bool SimplifyValues(const Case& current, const Attempt& attempt) {
+  bool kept = false;
+  for (size_t i = 0; i < TensorCount(current); ++i) {
+    kept |= attempt(
+        WithTensor(current, i, [](TensorSpec& t) { t.values.specials = 0; }));
+    for (Distribution d : {Distribution::kZeros, Distribution::kOnes,
+                           Distribution::kSmallInt}) {
+      kept |= attempt(WithTensor(current, i, [d](TensorSpec& t) {
+        // Index distributions keep indices valid: not theirs to simplify.
+        if (t.values.distribution == Distribution::kDyadic ||
+            t.values.distribution == Distribution::kWide ||
+            t.values.distribution == Distribution::kSmallInt) {
+          t.values.distribution = d;
+        }
+      }));
+    }
+    kept |= attempt(
+        WithTensor(current, i, [](TensorSpec& t) { t.values.seed = 0; }));
+  }
+  for (size_t a = 0; a < current.args.size(); ++a) {
+    for (int64_t to : {0, 1}) {
+      if (a >= current.args.size()) break;
+      Case c = current;
+      if (auto* v = std::get_if<int64_t>(&c.args[a].value)) {
+        *v = to;
+      } else if (auto* f = std::get_if<FloatArg>(&c.args[a].value)) {
+        f->value = static_cast<double>(to);
+      } else {
+        break;
+      }
+      kept |= attempt(c);
+    }
+  }
+  return kept;
+}
+
+bool ToCpu(const Case& current, const Attempt& attempt) {
+  Case c = current;
+  for (TensorSpec* t : Tensors(c)) t->device = Device::kCpu;
+  return attempt(c);
+}
+
+}  // namespace
+
+std::vector<ReductionPass> DefaultReductionPasses() {
+  return {{"drop_grad_outputs", DropGradOutputs},
+          {"drop_arguments", DropArguments},
+          {"drop_dims", DropDims},
+          {"merge_dims", MergeDims},
+          {"shrink_sizes", ShrinkSizes},
+          {"contiguous_strides", ContiguousStrides},
+          {"shrink_offsets", ShrinkOffsets},
+          {"simplify_dtypes", SimplifyDTypes},
+          {"simplify_values", SimplifyValues},
+          {"to_cpu", ToCpu}};
+}
+
+}  // namespace dpfuzz

@@ -1,0 +1,46 @@
+// The passes of the delta reducer: each proposes simpler cases.
+//
+// A pass walks a case and offers candidates through `attempt`, which runs
+// one (when it is simpler than the current case and not yet tried), and
+// returns true when it was kept, the current case then being the
+// candidate. Passes read the current case again after every success, so
+// each can keep shrinking what it just shrank.
+//
+// Passes (in their first order): drop_grad_outputs, drop_arguments (optional and defaulted arguments, Tensor[] elements),
+// drop_dims, merge_dims (two adjacent dims made one), shrink_sizes (steps
+// of 1, 2, 4, ... while they work, then bisection), contiguous_strides (all
+// at once, then one dim at a time: un-expands zero strides, removes gaps
+// and overlap), shrink_offsets (as sizes, down to 0),
+// simplify_dtypes (float32 first, then the simplest that still fails),
+// simplify_values (zeros, ones, small integers; no specials; seed 0; other
+// numbers towards 0 and 1), to_cpu. Size and dtype changes are tried on
+// every tensor that shares the size or dtype first (shapes and dtypes of
+// arguments are related), then on one tensor alone. Aliases stay: sharing
+// memory is part of a finding's signature.
+
+#ifndef DPFUZZ_REDUCERS_REDUCTION_PASSES_H_
+#define DPFUZZ_REDUCERS_REDUCTION_PASSES_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "generators/case.h"
+
+namespace dpfuzz {
+
+// Runs `candidate` if it is worth it; true when it became current.
+using Attempt = std::function<bool(const Case& candidate)>;
+
+struct ReductionPass {
+  std::string name;
+  // Offers candidates derived from `current` (updated by `attempt`); true
+  // when any was kept.
+  std::function<bool(const Case& current, const Attempt& attempt)> run;
+};
+
+std::vector<ReductionPass> DefaultReductionPasses();
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_REDUCERS_REDUCTION_PASSES_H_

@@ -1,0 +1,197 @@
+// The reducer over planted predicates: pure functions of the case stand
+// for "the bug shows", so each test knows the exact minimal case.
+
+#include "reducers/reducer.h"
+
+#include <functional>
+
+#include "generators/case_json.h"
+#include "gtest/gtest.h"
+#include "crashes/findings_store.h"
+#include "reducers/case_order.h"
+#include "tests/crashes/known_case.h"
+
+namespace dpfuzz {
+namespace {
+
+using Predicate = std::function<bool(const Case&)>;
+
+bool AnyTensor(const Case& c, const std::function<bool(const TensorSpec&)>& f) {
+  for (const TensorSpec* t : TensorSpecsOf(c)) {
+    if (f(*t)) return true;
+  }
+  return false;
+}
+
+CaseRunner RunnerOf(Predicate p, Verdict verdict, int* calls = nullptr) {
+  return [p, verdict, calls](const Case& c)
+             -> absl::StatusOr<std::optional<Finding>> {
+    if (calls != nullptr) ++*calls;
+    if (!p(c)) return std::optional<Finding>();
+    CaseOutcome o;
+    o.verdict = verdict;
+    return std::optional<Finding>(MakeFinding(c, o));
+  };
+}
+
+Finding Original(const Case& c, Verdict verdict) {
+  CaseOutcome o;
+  o.verdict = verdict;
+  return MakeFinding(c, o);
+}
+
+// The one tensor argument of a reduced case, checked to be the only one.
+const TensorSpec& OnlyTensor(const Case& c) {
+  const std::vector<const TensorSpec*> ts = TensorSpecsOf(c);
+  EXPECT_EQ(ts.size(), 1u) << CaseToJson(c);
+  static const TensorSpec kNone;
+  return ts.empty() ? kNone : *ts[0];
+}
+
+void ExpectSimplestValues(const TensorSpec& t) {
+  EXPECT_EQ(t.values.distribution, Distribution::kZeros);
+  EXPECT_EQ(t.values.specials, 0u);
+  EXPECT_EQ(t.values.seed, 0u);
+}
+
+// Needs one dim of size > 1 with stride 0: one tensor [2]@[0]+0, float32,
+// zeros, nothing else.
+TEST(ReducerTest, ZeroStrideReducesToOneExpandedDim) {
+  Case start = LoadKnownCase("median-expanded-input-reads-outside-view");
+  const Predicate p = [](const Case& c) {
+    return AnyTensor(c, [](const TensorSpec& t) {
+      for (size_t d = 0; d < t.layout.sizes.size(); ++d) {
+        if (t.layout.sizes[d] > 1 && t.layout.strides[d] == 0) return true;
+      }
+      return false;
+    });
+  };
+  ASSERT_TRUE(p(start));
+  const ReduceResult r =
+      Reduce(Original(start, Verdict::kMismatch), RunnerOf(p, Verdict::kMismatch), {});
+  EXPECT_FALSE(r.flaky);
+  EXPECT_FALSE(r.budget_exhausted);
+  EXPECT_TRUE(r.reduced.grad_outputs.empty());
+  const TensorSpec& t = OnlyTensor(r.reduced);
+  EXPECT_EQ(t.layout, (StridedLayout{{2}, {0}, 0}));
+  EXPECT_EQ(t.dtype, DType::kFloat32);
+  ExpectSimplestValues(t);
+  EXPECT_EQ(r.reduced.args.size(), 1u);
+  EXPECT_EQ(r.finding.c, r.reduced);
+}
+
+// Needs an integral tensor of at least 6 elements: [6]@[1]+0 int64 (the
+// most common integral dtype), zeros.
+TEST(ReducerTest, SizeBisectsToTheSmallestThatFails) {
+  Case start = LoadKnownCase("tril-out-gapped-writes-outside-view");
+  const Predicate p = [](const Case& c) {
+    return AnyTensor(c, [](const TensorSpec& t) {
+      return t.numel() >= 6 && t.dtype != DType::kFloat32 &&
+             t.dtype != DType::kFloat64 && t.dtype != DType::kFloat16 &&
+             t.dtype != DType::kBFloat16 && t.dtype != DType::kComplex64 &&
+             t.dtype != DType::kComplex128;
+    });
+  };
+  ASSERT_TRUE(p(start));
+  const ReduceResult r = Reduce(Original(start, Verdict::kOutsideWrite),
+                                RunnerOf(p, Verdict::kOutsideWrite), {});
+  const TensorSpec& t = OnlyTensor(r.reduced);
+  EXPECT_EQ(t.layout, (StridedLayout{{6}, {1}, 0}));
+  EXPECT_EQ(t.dtype, DType::kInt64);
+  ExpectSimplestValues(t);
+}
+
+// Needs a storage offset of at least 3: a 0-dim tensor at offset 3.
+TEST(ReducerTest, OffsetKeepsItsMinimumAndRankGoesToZero) {
+  Case start = LoadKnownCase("tril-out-gapped-writes-outside-view");
+  const Predicate p = [](const Case& c) {
+    return AnyTensor(c,
+                     [](const TensorSpec& t) { return t.layout.storage_offset >= 3; });
+  };
+  ASSERT_TRUE(p(start));
+  const ReduceResult r = Reduce(Original(start, Verdict::kOutsideWrite),
+                                RunnerOf(p, Verdict::kOutsideWrite), {});
+  const TensorSpec& t = OnlyTensor(r.reduced);
+  EXPECT_EQ(t.layout, (StridedLayout{{}, {}, 3}));
+}
+
+// The same reduction twice gives the same case: the order is total.
+TEST(ReducerTest, ReductionIsDeterministic) {
+  Case start = LoadKnownCase("masked_select-backward-transposed");
+  const Predicate p = [](const Case& c) { return TensorSpecsOf(c).size() >= 2; };
+  const ReduceResult a = Reduce(Original(start, Verdict::kMismatch),
+                                RunnerOf(p, Verdict::kMismatch), {});
+  const ReduceResult b = Reduce(Original(start, Verdict::kMismatch),
+                                RunnerOf(p, Verdict::kMismatch), {});
+  EXPECT_EQ(a.reduced, b.reduced);
+  EXPECT_EQ(a.calls, b.calls);
+  EXPECT_EQ(TensorSpecsOf(a.reduced).size(), 2u);
+  EXPECT_TRUE(SimplerThan(a.reduced, start));
+}
+
+TEST(ReducerTest, AFindingThatDoesNotReproduceIsFlakyAndKept) {
+  const Case start = LoadKnownCase("tril-out-gapped-writes-outside-view");
+  int calls = 0;
+  const ReduceResult r =
+      Reduce(Original(start, Verdict::kMismatch),
+             RunnerOf([](const Case&) { return false; }, Verdict::kMismatch, &calls),
+             {});
+  EXPECT_TRUE(r.flaky);
+  EXPECT_EQ(r.reduced, start);
+  EXPECT_EQ(calls, 1);
+}
+
+TEST(ReducerTest, TheCallBudgetIsKept) {
+  const Case start = LoadKnownCase("tril-out-gapped-writes-outside-view");
+  int calls = 0;
+  ReduceOptions options;
+  options.max_calls = 5;
+  const Predicate p = [](const Case& c) {
+    return AnyTensor(c, [](const TensorSpec& t) { return t.numel() >= 6; });
+  };
+  const ReduceResult r = Reduce(Original(start, Verdict::kMismatch),
+                                RunnerOf(p, Verdict::kMismatch, &calls), options);
+  EXPECT_TRUE(r.budget_exhausted);
+  EXPECT_EQ(calls, 5);
+  EXPECT_EQ(r.calls, 5);
+  EXPECT_TRUE(SimplerThan(r.reduced, start));
+}
+
+// Another verdict met on the way is reported, not followed; a result that
+// fails verification gives way to the original.
+TEST(ReducerTest, OtherFindingsAreReportedAndVerificationIsRequired) {
+  const Case start = LoadKnownCase("tril-out-gapped-writes-outside-view");
+  const CaseRunner run = [](const Case& c)
+      -> absl::StatusOr<std::optional<Finding>> {
+    CaseOutcome o;
+    // Small cases show "another bug"; large ones the one reduced.
+    o.verdict = CaseSize(c) >= 20 ? Verdict::kMismatch : Verdict::kCrash;
+    return std::optional<Finding>(MakeFinding(c, o));
+  };
+  int others = 0;
+  ReduceOptions options;
+  options.on_other_finding = [&others](const Finding& f) {
+    EXPECT_EQ(f.outcome.verdict, Verdict::kCrash);
+    ++others;
+  };
+  options.verify = [](const Case&) -> absl::StatusOr<std::optional<Finding>> {
+    return std::optional<Finding>();
+  };
+  const ReduceResult r = Reduce(Original(start, Verdict::kMismatch), run, options);
+  EXPECT_GT(others, 0);
+  EXPECT_FALSE(r.verified);
+  EXPECT_EQ(r.reduced, start);
+}
+
+TEST(ReductionKeyTest, DTypesAndDevicesAndCrashKeysMayChange) {
+  Finding f;
+  f.signature = "aten::tril|out|mismatch|i8,i8|cpu|aliased";
+  f.outcome.verdict = Verdict::kMismatch;
+  EXPECT_EQ(ReductionKey(f), "aten::tril|out|mismatch|*|*|aliased");
+  f.signature = "aten::tril|out|crash|i8,i8|cpu|aliased|SIGABRT:free()";
+  f.outcome.verdict = Verdict::kCrash;
+  EXPECT_EQ(ReductionKey(f), "aten::tril|out|crash");
+}
+
+}  // namespace
+}  // namespace dpfuzz
