@@ -27,6 +27,25 @@ std::vector<TensorSpec*> Tensors(Case& c) {
 
 size_t TensorCount(const Case& c) { return Tensors(const_cast<Case&>(c)).size(); }
 
+// Dense strides for `layout`'s sizes, dims ordered as its strides are
+// (smallest stride innermost; ties: the later dim innermost).
+Dims DenseStridesInOrder(const StridedLayout& layout) {
+  std::vector<size_t> order(layout.sizes.size());
+  for (size_t d = 0; d < order.size(); ++d) order[d] = d;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return layout.strides[a] != layout.strides[b]
+               ? layout.strides[a] < layout.strides[b]
+               : a > b;
+  });
+  Dims strides(layout.sizes.size());
+  int64_t next = 1;
+  for (size_t d : order) {
+    strides[d] = next;
+    next *= std::max<int64_t>(layout.sizes[d], 1);
+  }
+  return strides;
+}
+
 // A copy of `c` with `edit` applied to its tensor `i`.
 template <typename Edit>
 Case WithTensor(const Case& c, size_t i, Edit edit) {
@@ -128,8 +147,9 @@ Case Resized(const Case& c, size_t i, size_t d_from_end, int64_t from,
 // ... while they are kept, then bisection between the largest value that
 // failed and the current one. `now` reads the number from the current case
 // (-1 when it is gone); `with` makes the candidate with another value.
+// `with` may offer several candidates for one value; the first kept wins.
 bool Gallop(const std::function<int64_t()>& now,
-            const std::function<Case(int64_t from, int64_t to)>& with,
+            const std::function<std::vector<Case>(int64_t from, int64_t to)>& with,
             int64_t floor, const Attempt& attempt) {
   bool kept = false;
   int64_t step = 1;
@@ -138,7 +158,8 @@ bool Gallop(const std::function<int64_t()>& now,
     const int64_t v = now();
     if (v <= floor || v - failed <= 1) return kept;
     const int64_t to = std::max(v - step, failed + 1);
-    if (attempt(with(v, to))) {
+    const std::vector<Case> candidates = with(v, to);
+    if (std::any_of(candidates.begin(), candidates.end(), attempt)) {
       kept = true;
       step *= 2;
     } else {
@@ -159,7 +180,14 @@ bool ShrinkOne(const Case& current, size_t i, size_t d_from_end, bool all,
         return s[s.size() - 1 - d_from_end];
       },
       [&](int64_t from, int64_t to) {
-        return Resized(current, i, d_from_end, from, to, all);
+        // Strides kept; else dense again in the same order (a transposed,
+        // channels_last or dense permuted layout stays one).
+        const Case kept = Resized(current, i, d_from_end, from, to, all);
+        Case dense = kept;
+        for (TensorSpec* t : Tensors(dense)) {
+          t->layout.strides = DenseStridesInOrder(t->layout);
+        }
+        return std::vector<Case>{kept, dense};
       },
       1, attempt);
 }
@@ -204,11 +232,35 @@ bool ShrinkOffsets(const Case& current, const Attempt& attempt) {
           return i < ts.size() ? ts[i]->layout.storage_offset : -1;
         },
         [&](int64_t, int64_t to) {
-          return WithTensor(current, i, [to](TensorSpec& t) {
+          return std::vector<Case>{WithTensor(current, i, [to](TensorSpec& t) {
             t.layout.storage_offset = to;
-          });
+          })};
         },
         0, attempt);
+  }
+  return kept;
+}
+
+// Each stride as small as still fails (down to 0: less storage).
+bool ShrinkStrides(const Case& current, const Attempt& attempt) {
+  bool kept = false;
+  for (size_t i = 0; i < TensorCount(current); ++i) {
+    for (size_t d = 0;; ++d) {
+      std::vector<TensorSpec*> ts = Tensors(const_cast<Case&>(current));
+      if (i >= ts.size() || d >= ts[i]->layout.strides.size()) break;
+      kept |= Gallop(
+          [&]() -> int64_t {
+            std::vector<TensorSpec*> now = Tensors(const_cast<Case&>(current));
+            return i < now.size() && d < now[i]->layout.strides.size()
+                       ? now[i]->layout.strides[d]
+                       : -1;
+          },
+          [&](int64_t, int64_t to) {
+            return std::vector<Case>{WithTensor(
+                current, i, [d, to](TensorSpec& t) { t.layout.strides[d] = to; })};
+          },
+          0, attempt);
+    }
   }
   return kept;
 }
@@ -312,6 +364,7 @@ std::vector<ReductionPass> DefaultReductionPasses() {
           {"merge_dims", MergeDims},
           {"shrink_sizes", ShrinkSizes},
           {"contiguous_strides", ContiguousStrides},
+          {"shrink_strides", ShrinkStrides},
           {"shrink_offsets", ShrinkOffsets},
           {"simplify_dtypes", SimplifyDTypes},
           {"simplify_values", SimplifyValues},
