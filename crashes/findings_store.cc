@@ -105,7 +105,8 @@ std::string FindingsStore::PathFor(const Finding& finding) const {
                          SignatureHash(finding.signature));
 }
 
-absl::StatusOr<Recorded> FindingsStore::Record(const Finding& finding) {
+absl::StatusOr<Recorded> FindingsStore::Record(const Finding& finding,
+                                               const Case* original) {
   const DirLock lock(dir_);
   if (!lock.ok()) return LockError(dir_);
   Recorded r;
@@ -117,6 +118,9 @@ absl::StatusOr<Recorded> FindingsStore::Record(const Finding& finding) {
   if (r.is_new || CaseSize(finding.c) < CaseSize(*stored.c)) {
     r.case_written = true;
     DPFUZZ_RETURN_IF_ERROR(SaveCaseFile(finding.c, r.path + "/case.json"));
+    if (original != nullptr) {
+      DPFUZZ_RETURN_IF_ERROR(SaveCaseFile(*original, r.path + "/original.json"));
+    }
     Json j = FindingJson(finding, r.hits);
     if (absl::Status s =
             WriteReproFiles(finding.c, finding.outcome.verdict, r.path);

@@ -40,7 +40,10 @@ class FindingsStore {
   // Creates `dir` if needed; an error if it exists and is not a directory.
   static absl::StatusOr<FindingsStore> Open(const std::string& dir);
 
-  absl::StatusOr<Recorded> Record(const Finding& finding);
+  // `original`: the case the finding was reduced from, kept beside it as
+  // original.json when the finding's case is written.
+  absl::StatusOr<Recorded> Record(const Finding& finding,
+                                  const Case* original = nullptr);
 
   // Sets `key` in the finding.json of the finding stored in `path`.
   absl::Status Annotate(const std::string& path, const std::string& key,

@@ -14,6 +14,8 @@
 #include "crashes/python_repro_check.h"
 #include "crashes/repro_files.h"
 #include "fuzz/repro_checker.h"
+#include "reducers/isolated_runner.h"
+#include "reducers/reducer.h"
 #include "generators/rng.h"
 #include "oracles/case_builder.h"
 
@@ -28,6 +30,9 @@ constexpr int kMaxInvalidInARow = 2000;
 // workers get this long to finish; the rest are abandoned (and counted).
 constexpr double kGraceSeconds = 2;
 constexpr double kMinReproWaitSeconds = 10;
+// Budget of one reduction within a campaign.
+constexpr int kReduceMaxCalls = 300;
+constexpr double kReduceMaxSeconds = 60;
 
 std::vector<DType> AllowedDTypes(const OpSpec& spec,
                                  const std::vector<DType>& allowed) {
@@ -78,7 +83,14 @@ class Campaign {
   bool WantMore() const;
   Ticket Draw();
   void Handle(TicketResult& result);
-  void HandleFinding(const Finding& finding);
+  void HandleFinding(const Finding& found);
+  // Counts a known finding; true when it is one.
+  bool Muted(const Finding& finding);
+  // The reduced form of a found finding (itself when it cannot be
+  // reduced), reduced once per signature.
+  const Finding& Reduced(const Finding& found);
+  // Stores a finding (with the case it was reduced from) and reports it.
+  void Store(const Finding& finding, const Case* original);
   // Logs the Python repro checks that are done.
   void ReportReproChecks();
   void PrintProgress();
@@ -92,6 +104,8 @@ class Campaign {
   CampaignSummary summary_;
   std::optional<FindingsStore> store_;
   std::optional<ReproChecker> checker_;  // With a store and python_check.
+  std::unique_ptr<IsolatedRunner> runner_;  // Reduction candidates.
+  std::map<std::string, Finding> reduced_;  // By signature as found.
   std::vector<OpState> ops_;
   size_t next_op_ = 0;
 };
@@ -135,22 +149,69 @@ Ticket Campaign::Draw() {
   return DrawTicket(op.name, dtype, variant, rng_.Next());
 }
 
-void Campaign::HandleFinding(const Finding& finding) {
-  if (std::optional<KnownIssues::Entry> known =
-          options_.known.Match(finding.signature)) {
-    KnownHits& k = summary_.known[finding.signature];
-    k.note = known->note;
-    if (++k.hits == 1) {
-      if (options_.progress) std::fprintf(stderr, "\n");
-      log_ << "KNOWN: " << finding.signature << "  " << known->note
-           << std::endl;
-    }
-    return;
+bool Campaign::Muted(const Finding& finding) {
+  const std::optional<KnownIssues::Entry> known =
+      options_.known.Match(finding.signature);
+  if (!known.has_value()) return false;
+  KnownHits& k = summary_.known[finding.signature];
+  k.note = known->note;
+  if (++k.hits == 1) {
+    if (options_.progress) std::fprintf(stderr, "\n");
+    log_ << "KNOWN: " << finding.signature << "  " << known->note << std::endl;
   }
+  return true;
+}
+
+const Finding& Campaign::Reduced(const Finding& found) {
+  const auto done = reduced_.find(found.signature);
+  if (done != reduced_.end()) return done->second;
+  if (runner_ == nullptr) {
+    absl::StatusOr<std::unique_ptr<IsolatedRunner>> r =
+        IsolatedRunner::Start(options_.isolation);
+    if (!r.ok()) {
+      log_ << "WARNING: cannot reduce findings: " << r.status().message()
+           << "\n";
+      return reduced_.emplace(found.signature, found).first->second;
+    }
+    runner_ = std::move(*r);
+  }
+  std::vector<Finding> others;
+  ReduceOptions options;
+  options.max_calls = kReduceMaxCalls;
+  // Within the campaign's own time budget.
+  options.max_seconds =
+      options_.max_time_seconds > 0
+          ? std::clamp(options_.max_time_seconds - Elapsed(), 1.0,
+                       kReduceMaxSeconds)
+          : kReduceMaxSeconds;
+  options.verify = [this](const Case& c) { return runner_->RunFresh(c); };
+  options.on_other_finding = [&others](const Finding& f) { others.push_back(f); };
+  const ReduceResult r = Reduce(
+      found, [this](const Case& c) { return runner_->Run(c); }, options);
+  if (options_.progress) std::fprintf(stderr, "\n");
+  log_ << "INFO: reduced " << found.signature << " "
+       << ReductionSummary(found.c, r) << std::endl;
+  const Finding& kept =
+      reduced_.emplace(found.signature, r.finding).first->second;
+  // Other bugs met on the way are findings of their own, not reduced.
+  for (const Finding& other : others) {
+    if (!Muted(other)) Store(other, nullptr);
+  }
+  return kept;
+}
+
+void Campaign::HandleFinding(const Finding& found) {
+  if (Muted(found)) return;
+  if (!options_.reduce) return Store(found, nullptr);
+  const Finding& reduced = Reduced(found);
+  Store(reduced, reduced.c == found.c ? nullptr : &found.c);
+}
+
+void Campaign::Store(const Finding& finding, const Case* original) {
   ++summary_.hits;
   std::string where = "(not stored)";
   if (store_.has_value()) {
-    absl::StatusOr<Recorded> recorded = store_->Record(finding);
+    absl::StatusOr<Recorded> recorded = store_->Record(finding, original);
     if (recorded.ok()) {
       where = recorded->path;
       // An oom repro would allocate without bound outside any worker.

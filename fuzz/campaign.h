@@ -44,6 +44,9 @@ struct CampaignOptions {
   // it matches (crashes/python_repro_check.h); the result goes in its
   // finding.json under "python_repro".
   bool python_check = true;
+  // Reduce each new finding (reducers/reducer.h) before storing it; the
+  // reduced case drives its signature and repros.
+  bool reduce = true;
   bool progress = false;     // Live progress line on stderr.
   SupervisorOptions isolation;
   KnownIssues known;  // Findings to count but not report.

@@ -51,11 +51,14 @@ ABSL_FLAG(bool, python_check, true,
           "Run each new finding's repro.py with /usr/bin/python3 when its "
           "torch is the LibTorch under test; record the result in "
           "finding.json.");
+ABSL_FLAG(bool, reduce, true,
+          "Reduce each new finding to a minimal case before storing it (the "
+          "case found is kept as original.json).");
 ABSL_FLAG(std::string, format, "python",
           "repro: python (repro.py) or cpp (repro.cc; CMakeLists.txt beside "
           "--out).");
 ABSL_FLAG(std::string, out, "",
-          "repro: write here instead of standard output.");
+          "repro, reduce: write here instead of standard output.");
 
 namespace dpfuzz {
 namespace {
@@ -64,7 +67,7 @@ constexpr const char* kFlagNames[] = {
     "op",    "runs",     "max_time", "seed",    "dtypes",       "findings",
     "summary_json",      "grad",     "alias",   "progress",     "jobs",
     "timeout",           "rss_limit_mb",        "known",        "python_check",
-    "format",            "out"};
+    "reduce",            "format",              "out"};
 
 absl::Status UsageError(const std::string& message) {
   return absl::InvalidArgumentError(message);
@@ -97,6 +100,9 @@ std::string UsageText() {
       "       dpfuzz repro PATH [--format=python|cpp] [--out=FILE]\n"
       "                               a standalone repro of a case file or a\n"
       "                               finding's directory\n"
+      "       dpfuzz reduce PATH [--out=FILE]\n"
+      "                               a case reduced to a minimal one that\n"
+      "                               shows the same bug\n"
       "       dpfuzz list-ops         the ops, their variants and dtypes\n\n"
       "Cases run in --jobs worker processes; a case that kills its worker, "
       "runs past\n"
@@ -114,7 +120,8 @@ std::string UsageText() {
       "\nexit status: 0 no finding (known ones aside), 1 findings, 2 bad "
       "usage.\n"
       "Each unique finding is stored in FINDINGS/<verdict>-<op>-<hash>/ as "
-      "case.json,\nfinding.json, repro.py, repro.cc and CMakeLists.txt.\n");
+      "case.json\n(reduced), original.json (as found), finding.json, repro.py, "
+      "repro.cc and\nCMakeLists.txt.\n");
   return text;
 }
 
@@ -258,6 +265,7 @@ absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags() {
     options.known = std::move(*k);
   }
   options.python_check = absl::GetFlag(FLAGS_python_check);
+  options.reduce = absl::GetFlag(FLAGS_reduce);
   options.progress = absl::GetFlag(FLAGS_progress) && isatty(fileno(stderr));
   return options;
 }

@@ -10,6 +10,7 @@
 #include "fuzz/campaign.h"
 #include "fuzz/cli.h"
 #include "fuzz/replay.h"
+#include "fuzz/reduce_command.h"
 #include "fuzz/repro_command.h"
 
 namespace dpfuzz {
@@ -74,6 +75,14 @@ int ReproMain(const std::vector<std::string>& args) {
   return s.ok() ? 0 : UsageFailure(s);
 }
 
+int ReduceMain(const std::vector<std::string>& args) {
+  absl::StatusOr<SupervisorOptions> isolation = IsolationFromFlags();
+  if (!isolation.ok()) return UsageFailure(isolation.status());
+  const absl::Status s =
+      RunReduceCommand(args, OutFlag(), *isolation, std::cout, std::cerr);
+  return s.ok() ? 0 : UsageFailure(s);
+}
+
 }  // namespace
 
 int DpfuzzMain(int argc, char** argv) {
@@ -97,6 +106,7 @@ int DpfuzzMain(int argc, char** argv) {
   }
   if (command == "replay") return ReplayMain(rest);
   if (command == "repro") return ReproMain(rest);
+  if (command == "reduce") return ReduceMain(rest);
   if (!command.empty()) {
     return UsageFailure(absl::InvalidArgumentError(
         "unexpected argument \"" + command + "\"; see dpfuzz --help"));

@@ -87,6 +87,23 @@ absl::StatusOr<std::vector<ReplayItem>> CollectReplayItems(
   return items;
 }
 
+absl::StatusOr<ReplayItem> OneReplayItem(
+    const std::string& command, const std::vector<std::string>& args) {
+  if (args.size() != 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        command, ": name one case file or finding directory (dpfuzz ", command,
+        " findings/mismatch-cat-0123456789abcdef)"));
+  }
+  DPFUZZ_ASSIGN_OR_RETURN(std::vector<ReplayItem> items,
+                          CollectReplayItems(args));
+  if (items.size() != 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        command, ": ", args[0], " holds ", items.size(),
+        " cases; name one of them"));
+  }
+  return std::move(items[0]);
+}
+
 ReplaySummary RunReplay(const std::vector<ReplayItem>& items,
                         SupervisorOptions isolation, std::ostream& log) {
   ReplaySummary summary;

@@ -37,6 +37,11 @@ struct ReplayItem {
 absl::StatusOr<std::vector<ReplayItem>> CollectReplayItems(
     const std::vector<std::string>& paths);
 
+// The one case that `args` (the words after `command`) names: a case file
+// or a finding's directory; an error for none, several, or a bad case.
+absl::StatusOr<ReplayItem> OneReplayItem(const std::string& command,
+                                         const std::vector<std::string>& args);
+
 struct ReplaySummary {
   int reproduces = 0;
   int differs = 0;

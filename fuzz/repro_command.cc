@@ -40,21 +40,10 @@ absl::Status RunReproCommand(const std::vector<std::string>& args,
                              ReproFormat format, const std::string& out,
                              SupervisorOptions isolation,
                              std::ostream& stdout_) {
-  if (args.size() != 1) {
-    return absl::InvalidArgumentError(
-        "repro: name one case file or finding directory (dpfuzz repro "
-        "findings/mismatch-cat-0123456789abcdef)");
-  }
-  DPFUZZ_ASSIGN_OR_RETURN(std::vector<ReplayItem> items,
-                          CollectReplayItems(args));
-  if (items.size() != 1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "repro: ", args[0], " holds ", items.size(),
-        " cases; name one of them"));
-  }
-  DPFUZZ_ASSIGN_OR_RETURN(Case c, LoadCaseFile(items[0].case_path));
+  DPFUZZ_ASSIGN_OR_RETURN(ReplayItem item, OneReplayItem("repro", args));
+  DPFUZZ_ASSIGN_OR_RETURN(Case c, LoadCaseFile(item.case_path));
   DPFUZZ_ASSIGN_OR_RETURN(Verdict verdict,
-                          VerdictOf(items[0], std::move(isolation)));
+                          VerdictOf(item, std::move(isolation)));
   absl::StatusOr<std::string> text = ReproText(c, verdict, format);
   if (!text.ok()) {
     return absl::Status(text.status().code(),

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "reducers/case_order.h"
@@ -128,7 +130,26 @@ ReduceResult Reduction::Run() {
   return result_;
 }
 
+std::string Shape(const Case& c) {
+  int64_t rank = 0, elements = 0;
+  for (const TensorSpec* t : TensorSpecsOf(c)) {
+    rank = std::max(rank, t->dim());
+    elements += t->numel();
+  }
+  return absl::StrFormat("%d tensor(s), rank %d, %d elements",
+                         TensorSpecsOf(c).size(), rank, elements);
+}
+
 }  // namespace
+
+std::string ReductionSummary(const Case& before, const ReduceResult& r) {
+  if (r.flaky) return "not reduced: the case did not reproduce (flaky)";
+  return absl::StrCat(
+      "from ", Shape(before), " to ", Shape(r.reduced), " in ", r.calls,
+      " calls, ", absl::StrFormat("%.1f", r.seconds), " s",
+      r.budget_exhausted ? " (budget exhausted)" : "",
+      r.verified ? "" : " (not verified: original kept)");
+}
 
 std::string ReductionKey(const Finding& finding) {
   std::vector<std::string> parts = absl::StrSplit(finding.signature, '|');

@@ -63,6 +63,10 @@ std::string ReductionKey(const Finding& finding);
 ReduceResult Reduce(const Finding& original, const CaseRunner& run,
                     const ReduceOptions& options);
 
+// "from 3 tensor(s), rank 3, 20 elements to 3 tensor(s), rank 2, 8
+// elements in 107 calls, 17.9 s" (and what went wrong, if anything).
+std::string ReductionSummary(const Case& before, const ReduceResult& r);
+
 }  // namespace dpfuzz
 
 #endif  // DPFUZZ_REDUCERS_REDUCER_H_

@@ -63,6 +63,8 @@ mkdir -p "$dir/proj"; echo "project(mine)" >"$dir/proj/CMakeLists.txt"
 usage_error "repro keeps a project's CMakeLists.txt" "is not a dpfuzz repro's" -- \
   repro "$dir/two/a" --format=cpp --out="$dir/proj/repro.cc"
 grep -q "project(mine)" "$dir/proj/CMakeLists.txt" || { echo "FAIL: CMakeLists.txt overwritten"; fail=1; }
+usage_error "reduce nothing" "reduce: name one case file" -- reduce
+usage_error "reduce missing" "$dir/nothing.json: no such file" -- reduce "$dir/nothing.json"
 if [ "$(id -u)" != 0 ]; then  # root reads everything
   cp "$dir/two/a/case.json" "$dir/locked.json"; chmod 000 "$dir/locked.json"
   usage_error "replay unreadable" "$dir/locked.json" -- replay "$dir/locked.json"
@@ -76,6 +78,10 @@ status=$(expect_status --op=flip --runs=300 --seed=3 --findings="$dir/f" --summa
 case "$status" in 0|1) ;; *) echo "FAIL: campaign exit $status"; cat "$dir/out"; fail=1 ;; esac
 grep -q "^SUMMARY: cases=300 " "$dir/out" || { echo "FAIL: no SUMMARY line"; cat "$dir/out"; fail=1; }
 grep -q '"cases": 300' "$dir/s.json" || { echo "FAIL: summary JSON"; fail=1; }
+# reduce: the gapped tril.out case shrinks and still shows outside_write.
+expect 0 "reduce a known finding" -- reduce "$(dirname "$0")/../../known_findings/tril-out-gapped-writes-outside-view" --out="$dir/reduced.json"
+grep -q '"op": "aten::tril"' "$dir/reduced.json" || { echo "FAIL: no reduced case"; fail=1; }
+grep -q "^INFO: reduced aten::tril|out|outside_write" "$dir/err" || { echo "FAIL: no reduction line"; cat "$dir/err"; fail=1; }
 # The regression gate: every known LibTorch finding still reproduces.
 src="$(dirname "$0")/../.."
 expect 1 "replay known findings" -- replay "$src/known_findings" --jobs=2
