@@ -1,6 +1,9 @@
 #include "common/files.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -65,6 +68,17 @@ absl::Status MakeDirectories(const std::string& dir, const std::string& what) {
         absl::StrCat(what, " ", dir, ": cannot create it: ", ec.message()));
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> MakeTempDirectory(const std::string& prefix) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string dir = absl::StrCat(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp",
+                                 "/", prefix, "XXXXXX");
+  if (::mkdtemp(dir.data()) == nullptr) {
+    return absl::InternalError(
+        absl::StrCat("creating ", dir, ": ", std::strerror(errno)));
+  }
+  return dir;
 }
 
 }  // namespace dpfuzz

@@ -25,6 +25,9 @@ absl::StatusOr<std::string> ReadFile(const std::string& path,
 // Creates `dir` and its parents; an error if it exists as something else.
 absl::Status MakeDirectories(const std::string& dir, const std::string& what);
 
+// A new private directory $TMPDIR/<prefix>XXXXXX (/tmp without TMPDIR).
+absl::StatusOr<std::string> MakeTempDirectory(const std::string& prefix);
+
 }  // namespace dpfuzz
 
 #endif  // DPFUZZ_COMMON_FILES_H_

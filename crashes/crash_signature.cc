@@ -105,11 +105,13 @@ std::string NormalizeCrashText(absl::string_view text) {
     } else if (ch == '0' && i + 1 < text.size() && (text[i + 1] == 'x')) {
       out += "0x?";
       i += 2;
-      while (i < text.size() && std::isxdigit(static_cast<unsigned char>(text[i])))
+      while (i < text.size() &&
+             std::isxdigit(static_cast<unsigned char>(text[i])))
         ++i;
     } else if (std::isdigit(static_cast<unsigned char>(ch))) {
       out += 'N';
-      while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+      while (i < text.size() &&
+             std::isdigit(static_cast<unsigned char>(text[i])))
         ++i;
     } else if (std::isspace(static_cast<unsigned char>(ch))) {
       if (!out.empty() && out.back() != '_') out += '_';

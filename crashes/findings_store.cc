@@ -88,8 +88,7 @@ Stored ReadStored(const std::string& path) {
 
 int64_t CaseSize(const Case& c) {
   int64_t size = 0;
-  for (const TensorSpec* spec : TensorSpecsOf(c)) size += spec->numel();
-  for (const TensorSpec& g : c.grad_outputs) size += g.numel();
+  for (const TensorSpec* spec : AllTensorSpecsOf(c)) size += spec->numel();
   return size;
 }
 
@@ -119,7 +118,8 @@ absl::StatusOr<Recorded> FindingsStore::Record(const Finding& finding,
     r.case_written = true;
     DPFUZZ_RETURN_IF_ERROR(SaveCaseFile(finding.c, r.path + "/case.json"));
     if (original != nullptr) {
-      DPFUZZ_RETURN_IF_ERROR(SaveCaseFile(*original, r.path + "/original.json"));
+      DPFUZZ_RETURN_IF_ERROR(
+          SaveCaseFile(*original, r.path + "/original.json"));
     }
     Json j = FindingJson(finding, r.hits);
     if (absl::Status s =
@@ -140,8 +140,8 @@ absl::StatusOr<Recorded> FindingsStore::Record(const Finding& finding,
 }
 
 absl::Status FindingsStore::Annotate(const std::string& path,
-                                    const std::string& key,
-                                    const nlohmann::json& value) {
+                                     const std::string& key,
+                                     const nlohmann::json& value) {
   const DirLock lock(dir_);
   if (!lock.ok()) return LockError(dir_);
   Json j = ReadFindingJson(path, Json());

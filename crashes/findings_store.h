@@ -29,10 +29,10 @@
 namespace dpfuzz {
 
 struct Recorded {
-  bool is_new = false;  // First hit of this signature in this directory.
+  bool is_new = false;        // First hit of this signature in this directory.
   bool case_written = false;  // New, or a smaller case replaced the old.
-  std::string path;     // The finding's directory.
-  int64_t hits = 0;     // Hits so far, across runs over this directory.
+  std::string path;           // The finding's directory.
+  int64_t hits = 0;           // Hits so far, across runs over this directory.
 };
 
 class FindingsStore {

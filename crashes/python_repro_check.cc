@@ -40,14 +40,14 @@ PythonReproCheck CheckPythonRepro(const std::string& script,
   PythonReproCheck check;
   check.python_torch = SystemPythonTorchVersion();
   if (check.python_torch.empty()) {
-    check.result = absl::StrCat("not run: ", kSystemPython,
-                                " cannot import torch");
+    check.result =
+        absl::StrCat("not run: ", kSystemPython, " cannot import torch");
     return check;
   }
   if (ReleaseOf(check.python_torch) != ReleaseOf(LibTorchVersion())) {
-    check.result = absl::StrCat("not run: ", kSystemPython, " has torch ",
-                                check.python_torch, ", not LibTorch ",
-                                LibTorchVersion());
+    check.result =
+        absl::StrCat("not run: ", kSystemPython, " has torch ",
+                     check.python_torch, ", not LibTorch ", LibTorchVersion());
     return check;
   }
   const ProcessResult r =

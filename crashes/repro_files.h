@@ -5,8 +5,9 @@
 // WriteReproFiles writes all three into a finding's directory, each
 // atomically (common/files.h).
 //
-//   absl::StatusOr<std::string> py = ReproText(c, verdict, ReproFormat::kPython);
-//   absl::Status s = WriteReproFiles(c, verdict, "findings/mismatch-cat-...");
+//   absl::StatusOr<std::string> py = ReproText(c, verdict,
+//   ReproFormat::kPython); absl::Status s = WriteReproFiles(c, verdict,
+//   "findings/mismatch-cat-...");
 
 #ifndef DPFUZZ_CRASHES_REPRO_FILES_H_
 #define DPFUZZ_CRASHES_REPRO_FILES_H_

@@ -284,13 +284,13 @@ std::string Call(const ReproPlan& plan) {
   std::string op = plan.schema_name.substr(plan.schema_name.find("::") + 2);
   const std::string ns =
       plan.schema_name.substr(0, plan.schema_name.find("::"));
-  return absl::StrCat(
-      "# ", plan.schema, "\n", "def op():\n",
-      "    \"\"\"The operator under test; main() fails (exit 2) without it.\"\"\"\n",
-      "    return torch.ops.", ns, ".", op, ".",
-      plan.overload.empty() ? "default" : plan.overload, "\n\n\n",
-      "def call(a):\n", "    return op()(\n        ", WrapItems(parts, 8),
-      ")\n\n\n");
+  return absl::StrCat("# ", plan.schema, "\n", "def op():\n",
+                      "    \"\"\"The operator under test; main() fails (exit "
+                      "2) without it.\"\"\"\n",
+                      "    return torch.ops.", ns, ".", op, ".",
+                      plan.overload.empty() ? "default" : plan.overload,
+                      "\n\n\n", "def call(a):\n", "    return op()(\n        ",
+                      WrapItems(parts, 8), ")\n\n\n");
 }
 
 // The start of every main(): the tensors.

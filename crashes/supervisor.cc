@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "common/files.h"
 #include "common/status_macros.h"
 #include "crashes/crash_signature.h"
 #include "generators/case_json.h"
@@ -27,11 +28,6 @@ constexpr size_t kOutstandingPerWorker = 4;
 constexpr int kMaxFailedStarts = 3;
 constexpr int64_t kRssCheckIntervalNs = 100'000'000;
 constexpr size_t kEvidenceLines = 20;
-
-std::string TempDir() {
-  const char* tmp = std::getenv("TMPDIR");
-  return tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
-}
 
 }  // namespace
 
@@ -64,9 +60,8 @@ namespace {
 void DescribeExit(int status, int& signal, std::string& detail) {
   if (WIFSIGNALED(status)) {
     signal = WTERMSIG(status);
-    detail = signal == SIGABRT
-                 ? "aborted (SIGABRT)"
-                 : absl::StrCat("killed by ", SignalName(signal));
+    detail = signal == SIGABRT ? "aborted (SIGABRT)"
+                               : absl::StrCat("killed by ", SignalName(signal));
   } else {
     detail = absl::StrCat("exited with status ", WEXITSTATUS(status),
                           " in the middle of its cases");
@@ -94,9 +89,8 @@ TicketResult FromReport(const Ticket& ticket, WorkerReport report) {
 }
 
 std::string LastLinesText(const std::vector<std::string>& lines) {
-  const size_t from = lines.size() > kEvidenceLines
-                          ? lines.size() - kEvidenceLines
-                          : 0;
+  const size_t from =
+      lines.size() > kEvidenceLines ? lines.size() - kEvidenceLines : 0;
   return absl::StrJoin(lines.begin() + from, lines.end(), "\n");
 }
 
@@ -110,12 +104,7 @@ absl::StatusOr<std::unique_ptr<Supervisor>> Supervisor::Start(
   if (options.executable.empty()) {
     DPFUZZ_ASSIGN_OR_RETURN(options.executable, SelfExecutable());
   }
-  std::string dir = TempDir() + "/dpfuzz-XXXXXX";
-  if (::mkdtemp(dir.data()) == nullptr) {
-    return absl::InternalError(absl::StrCat("creating a directory in ",
-                                            TempDir(), ": ",
-                                            std::strerror(errno)));
-  }
+  DPFUZZ_ASSIGN_OR_RETURN(std::string dir, MakeTempDirectory("dpfuzz-"));
   std::unique_ptr<Supervisor> s(new Supervisor(std::move(options), dir));
   for (int i = 0; i < s->options_.jobs; ++i) {
     s->slots_.push_back(std::make_unique<Slot>());
@@ -130,7 +119,8 @@ Supervisor::Supervisor(SupervisorOptions options, std::string state_dir)
 
 Supervisor::~Supervisor() {
   slots_.clear();  // Kills and reaps the workers.
-  for (const char* pattern : {"worker-%d.slot", "alone.slot", "alone-case.json"}) {
+  for (const char* pattern :
+       {"worker-%d.slot", "alone.slot", "alone-case.json"}) {
     for (int i = 0; i < std::max(1, options_.jobs); ++i) {
       std::string name = absl::StrFormat(pattern, i);
       ::unlink(absl::StrCat(state_dir_, "/", name).c_str());
@@ -144,8 +134,8 @@ absl::Status Supervisor::StartWorker(Slot& slot) {
   o.executable = options_.executable;
   o.config = options_.worker;
   o.config.case_out.clear();
-  o.config.slot_path = absl::StrFormat("%s/worker-%d.slot", state_dir_,
-                                       slot.index);
+  o.config.slot_path =
+      absl::StrFormat("%s/worker-%d.slot", state_dir_, slot.index);
   o.malloc_check = options_.malloc_check;
   absl::StatusOr<std::unique_ptr<WorkerProcess>> p = WorkerProcess::Start(o);
   if (!p.ok()) return p.status();
@@ -193,9 +183,9 @@ absl::Status Supervisor::Collect(
     if (!report.ok()) return report.status();
     const auto it = slot.outstanding.find(report->seq);
     if (it == slot.outstanding.end()) {
-      return absl::InternalError(
-          absl::StrCat("a worker reported case ", report->seq,
-                       ", which it was not running"));
+      return absl::InternalError(absl::StrCat("a worker reported case ",
+                                              report->seq,
+                                              ", which it was not running"));
     }
     slot.reported = true;
     slot.recent.emplace_back(it->first, it->second);
@@ -217,8 +207,8 @@ std::optional<Supervisor::Death> Supervisor::Limits(WorkerProcess& process,
     process.Kill();
     Death d;
     d.verdict = Verdict::kTimeout;
-    d.detail = absl::StrFormat("ran past the %g s timeout",
-                               options_.timeout_seconds);
+    d.detail =
+        absl::StrFormat("ran past the %g s timeout", options_.timeout_seconds);
     return d;
   }
   if (options_.rss_limit_mb > 0 && now >= next_rss_check) {

@@ -83,7 +83,8 @@ class Supervisor {
   // Waits up to `max_wait_seconds` for reports, enforces the limits,
   // handles dead workers, and appends what became of tickets to `results`.
   // An error only when workers cannot be started at all.
-  absl::Status Poll(double max_wait_seconds, std::vector<TicketResult>& results);
+  absl::Status Poll(double max_wait_seconds,
+                    std::vector<TicketResult>& results);
 
   // Submitted tickets without a result yet.
   size_t Outstanding() const;

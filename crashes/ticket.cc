@@ -10,8 +10,7 @@
 
 namespace dpfuzz {
 
-Ticket DrawTicket(std::string op, DType dtype, Variant variant,
-                  uint64_t seed) {
+Ticket DrawTicket(std::string op, DType dtype, Variant variant, uint64_t seed) {
   Ticket t;
   t.kind = Ticket::Kind::kDraw;
   t.op = std::move(op);
@@ -38,8 +37,8 @@ absl::StatusOr<std::string> EncodeTicket(const Ticket& t) {
   }
   if (t.op.empty() || absl::StrContains(t.op, ' ') ||
       absl::StrContains(t.op, '\n')) {
-    return absl::InvalidArgumentError(absl::StrCat("bad op name \"", t.op,
-                                                   "\" in a ticket"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("bad op name \"", t.op, "\" in a ticket"));
   }
   return absl::StrCat("draw ", t.op, " ", DTypeName(t.dtype), " ",
                       VariantName(t.variant), " ", t.seed);

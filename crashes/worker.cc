@@ -156,7 +156,8 @@ std::vector<std::string> WorkerArgs(const WorkerConfig& c) {
       absl::StrCat("--layout_one_in=", c.layout_one_in),
       absl::StrCat("--alias_one_in=", c.alias_one_in),
       absl::StrCat("--check_grad=", c.check_grad ? 1 : 0)};
-  if (!c.case_out.empty()) args.push_back(absl::StrCat("--case_out=", c.case_out));
+  if (!c.case_out.empty())
+    args.push_back(absl::StrCat("--case_out=", c.case_out));
   return args;
 }
 
@@ -217,7 +218,9 @@ int RunWorker(const WorkerConfig& config) {
     }
     // Sent at once: a report that dies with the worker is a case run for
     // nothing.
-    if (!WriteAll(kReportFd, EncodeReport(worker.Run(seq, line.substr(space + 1)))).ok())
+    if (!WriteAll(kReportFd,
+                  EncodeReport(worker.Run(seq, line.substr(space + 1))))
+             .ok())
       return 1;
   }
   return 0;

@@ -129,7 +129,8 @@ absl::Status WorkerProcess::Send(uint64_t seq, const std::string& ticket) {
   const std::string line = absl::StrCat(seq, " ", ticket, "\n");
   size_t done = 0;
   while (done < line.size()) {
-    const ssize_t n = ::write(ticket_fd_, line.data() + done, line.size() - done);
+    const ssize_t n =
+        ::write(ticket_fd_, line.data() + done, line.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return Errno("sending a ticket to a worker");
     done += static_cast<size_t>(n);

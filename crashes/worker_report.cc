@@ -78,8 +78,8 @@ std::optional<absl::StatusOr<WorkerReport>> ReportReader::Next() {
         absl::StrCat("malformed worker report header \"", header, "\"")));
   }
   if (buffer_.size() - newline - 1 < size) return std::nullopt;
-  absl::StatusOr<WorkerReport> report =
-      Decode(seq, parts[1], absl::string_view(buffer_).substr(newline + 1, size));
+  absl::StatusOr<WorkerReport> report = Decode(
+      seq, parts[1], absl::string_view(buffer_).substr(newline + 1, size));
   offset_ = newline + 1 + size;
   if (offset_ > (1 << 16)) {
     buffer_.erase(0, offset_);

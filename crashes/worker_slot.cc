@@ -8,8 +8,8 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <new>
 #include <ctime>
+#include <new>
 
 #include "absl/strings/str_cat.h"
 
@@ -34,8 +34,7 @@ absl::StatusOr<void*> MapFile(const std::string& path, int flags) {
     return absl::InternalError(
         absl::StrCat("worker slot ", path, ": ", std::strerror(errno)));
   }
-  if ((flags & O_CREAT) != 0 &&
-      ::ftruncate(fd, kSlotBytes) != 0) {
+  if ((flags & O_CREAT) != 0 && ::ftruncate(fd, kSlotBytes) != 0) {
     ::close(fd);
     return absl::InternalError(
         absl::StrCat("worker slot ", path, ": ", std::strerror(errno)));

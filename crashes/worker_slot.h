@@ -28,9 +28,9 @@
 namespace dpfuzz {
 
 struct SlotState {
-  uint64_t seq = 0;         // The ticket's sequence number.
-  int64_t started_ns = 0;   // CLOCK_MONOTONIC when it began.
-  std::string ticket;       // Its encoded ticket.
+  uint64_t seq = 0;        // The ticket's sequence number.
+  int64_t started_ns = 0;  // CLOCK_MONOTONIC when it began.
+  std::string ticket;      // Its encoded ticket.
 };
 
 class WorkerSlot {

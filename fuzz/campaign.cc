@@ -14,10 +14,10 @@
 #include "crashes/python_repro_check.h"
 #include "crashes/repro_files.h"
 #include "fuzz/repro_checker.h"
-#include "reducers/isolated_runner.h"
-#include "reducers/reducer.h"
 #include "generators/rng.h"
 #include "oracles/case_builder.h"
+#include "reducers/isolated_runner.h"
+#include "reducers/reducer.h"
 
 namespace dpfuzz {
 namespace {
@@ -103,7 +103,7 @@ class Campaign {
   Clock::time_point last_progress_ = start_;
   CampaignSummary summary_;
   std::optional<FindingsStore> store_;
-  std::optional<ReproChecker> checker_;  // With a store and python_check.
+  std::optional<ReproChecker> checker_;     // With a store and python_check.
   std::unique_ptr<IsolatedRunner> runner_;  // Reduction candidates.
   std::map<std::string, Finding> reduced_;  // By signature as found.
   std::vector<OpState> ops_;
@@ -179,13 +179,14 @@ const Finding& Campaign::Reduced(const Finding& found) {
   ReduceOptions options;
   options.max_calls = kReduceMaxCalls;
   // Within the campaign's own time budget.
-  options.max_seconds =
-      options_.max_time_seconds > 0
-          ? std::clamp(options_.max_time_seconds - Elapsed(), 1.0,
-                       kReduceMaxSeconds)
-          : kReduceMaxSeconds;
+  options.max_seconds = options_.max_time_seconds > 0
+                            ? std::clamp(options_.max_time_seconds - Elapsed(),
+                                         1.0, kReduceMaxSeconds)
+                            : kReduceMaxSeconds;
   options.verify = [this](const Case& c) { return runner_->RunFresh(c); };
-  options.on_other_finding = [&others](const Finding& f) { others.push_back(f); };
+  options.on_other_finding = [&others](const Finding& f) {
+    others.push_back(f);
+  };
   const ReduceResult r = Reduce(
       found, [this](const Case& c) { return runner_->Run(c); }, options);
   if (options_.progress) std::fprintf(stderr, "\n");
@@ -202,13 +203,13 @@ const Finding& Campaign::Reduced(const Finding& found) {
 
 void Campaign::HandleFinding(const Finding& found) {
   if (Muted(found)) return;
+  ++summary_.hits;
   if (!options_.reduce) return Store(found, nullptr);
   const Finding& reduced = Reduced(found);
   Store(reduced, reduced.c == found.c ? nullptr : &found.c);
 }
 
 void Campaign::Store(const Finding& finding, const Case* original) {
-  ++summary_.hits;
   std::string where = "(not stored)";
   if (store_.has_value()) {
     absl::StatusOr<Recorded> recorded = store_->Record(finding, original);
@@ -229,8 +230,8 @@ void Campaign::Store(const Finding& finding, const Case* original) {
   if (options_.progress) std::fprintf(stderr, "\n");
   const std::string error = FirstLine(e.error);
   log_ << "FINDING: " << finding.signature << " -> " << where << "\n  "
-       << e.where << ": " << e.detail
-       << (error.empty() ? "" : "\n  error: ") << error << std::endl;
+       << e.where << ": " << e.detail << (error.empty() ? "" : "\n  error: ")
+       << error << std::endl;
 }
 
 void Campaign::ReportReproChecks() {
@@ -250,9 +251,9 @@ void Campaign::Handle(TicketResult& r) {
   switch (r.kind) {
     case TicketResult::Kind::kInvalid: {
       ++summary_.invalid;
-      const auto op = std::find_if(
-          ops_.begin(), ops_.end(),
-          [&](const OpState& s) { return s.name == r.ticket.op; });
+      const auto op =
+          std::find_if(ops_.begin(), ops_.end(),
+                       [&](const OpState& s) { return s.name == r.ticket.op; });
       if (op != ops_.end() && ++op->invalid_in_a_row == kMaxInvalidInARow) {
         log_ << "WARNING: " << op->name << ": " << kMaxInvalidInARow
              << " drawn argument sets in a row were rejected by the op; "

@@ -47,7 +47,7 @@ struct CampaignOptions {
   // Reduce each new finding (reducers/reducer.h) before storing it; the
   // reduced case drives its signature and repros.
   bool reduce = true;
-  bool progress = false;     // Live progress line on stderr.
+  bool progress = false;  // Live progress line on stderr.
   SupervisorOptions isolation;
   KnownIssues known;  // Findings to count but not report.
 };

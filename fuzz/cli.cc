@@ -64,10 +64,9 @@ namespace dpfuzz {
 namespace {
 
 constexpr const char* kFlagNames[] = {
-    "op",    "runs",     "max_time", "seed",    "dtypes",       "findings",
-    "summary_json",      "grad",     "alias",   "progress",     "jobs",
-    "timeout",           "rss_limit_mb",        "known",        "python_check",
-    "reduce",            "format",              "out"};
+    "op",           "runs",  "max_time",     "seed",     "dtypes", "findings",
+    "summary_json", "grad",  "alias",        "progress", "jobs",   "timeout",
+    "rss_limit_mb", "known", "python_check", "reduce",   "format", "out"};
 
 absl::Status UsageError(const std::string& message) {
   return absl::InvalidArgumentError(message);
@@ -240,8 +239,9 @@ absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags() {
                                    ": must be >= 0"));
   }
   options.runs = absl::GetFlag(FLAGS_runs);
-  DPFUZZ_ASSIGN_OR_RETURN(options.max_time_seconds,
-                          ParseSeconds("max_time", absl::GetFlag(FLAGS_max_time)));
+  DPFUZZ_ASSIGN_OR_RETURN(
+      options.max_time_seconds,
+      ParseSeconds("max_time", absl::GetFlag(FLAGS_max_time)));
   options.seed = absl::GetFlag(FLAGS_seed);
   if (options.seed == 0) {
     options.seed = static_cast<uint64_t>(
@@ -274,15 +274,15 @@ absl::StatusOr<SupervisorOptions> IsolationFromFlags() {
   SupervisorOptions o;
   o.jobs = absl::GetFlag(FLAGS_jobs);
   if (o.jobs < 1 || o.jobs > 256) {
-    return UsageError(absl::StrCat("flag --jobs=", o.jobs,
-                                   ": must be between 1 and 256"));
+    return UsageError(
+        absl::StrCat("flag --jobs=", o.jobs, ": must be between 1 and 256"));
   }
-  DPFUZZ_ASSIGN_OR_RETURN(o.timeout_seconds,
-                          ParseSeconds("timeout", absl::GetFlag(FLAGS_timeout)));
+  DPFUZZ_ASSIGN_OR_RETURN(
+      o.timeout_seconds, ParseSeconds("timeout", absl::GetFlag(FLAGS_timeout)));
   o.rss_limit_mb = absl::GetFlag(FLAGS_rss_limit_mb);
   if (o.rss_limit_mb < 0) {
-    return UsageError(absl::StrCat("flag --rss_limit_mb=", o.rss_limit_mb,
-                                   ": must be >= 0"));
+    return UsageError(
+        absl::StrCat("flag --rss_limit_mb=", o.rss_limit_mb, ": must be >= 0"));
   }
   return o;
 }
@@ -291,8 +291,8 @@ absl::StatusOr<ReproFormat> ReproFormatFromFlags() {
   const std::string format = absl::GetFlag(FLAGS_format);
   if (format == "python") return ReproFormat::kPython;
   if (format == "cpp") return ReproFormat::kCpp;
-  return UsageError(absl::StrCat("flag --format=", format,
-                                 ": expected python or cpp"));
+  return UsageError(
+      absl::StrCat("flag --format=", format, ": expected python or cpp"));
 }
 
 std::string OutFlag() { return absl::GetFlag(FLAGS_out); }

@@ -9,8 +9,8 @@
 #include "crashes/worker.h"
 #include "fuzz/campaign.h"
 #include "fuzz/cli.h"
-#include "fuzz/replay.h"
 #include "fuzz/reduce_command.h"
+#include "fuzz/replay.h"
 #include "fuzz/repro_command.h"
 
 namespace dpfuzz {

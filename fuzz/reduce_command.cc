@@ -25,9 +25,9 @@ absl::Status RunReduceCommand(const std::vector<std::string>& args,
   } else {
     DPFUZZ_ASSIGN_OR_RETURN(std::optional<Finding> f, runner->Run(c));
     if (!f.has_value()) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("reduce: ", item.case_path,
-                       " shows no finding on this LibTorch; nothing to reduce"));
+      return absl::FailedPreconditionError(absl::StrCat(
+          "reduce: ", item.case_path,
+          " shows no finding on this LibTorch; nothing to reduce"));
     }
     original = std::move(*f);
   }

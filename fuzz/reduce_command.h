@@ -24,8 +24,8 @@ namespace dpfuzz {
 
 absl::Status RunReduceCommand(const std::vector<std::string>& args,
                               const std::string& out,
-                              SupervisorOptions isolation, std::ostream& stdout_,
-                              std::ostream& log);
+                              SupervisorOptions isolation,
+                              std::ostream& stdout_, std::ostream& log);
 
 }  // namespace dpfuzz
 

@@ -30,10 +30,6 @@ absl::StatusOr<ReplayItem> ItemFor(const std::string& case_path) {
   return item;
 }
 
-bool IsDeath(Verdict v) {
-  return v == Verdict::kCrash || v == Verdict::kTimeout || v == Verdict::kOom;
-}
-
 bool SameBug(const Finding& expected, const Finding& got) {
   if (expected.signature == got.signature) return true;
   return IsDeath(expected.outcome.verdict) &&
@@ -87,8 +83,8 @@ absl::StatusOr<std::vector<ReplayItem>> CollectReplayItems(
   return items;
 }
 
-absl::StatusOr<ReplayItem> OneReplayItem(
-    const std::string& command, const std::vector<std::string>& args) {
+absl::StatusOr<ReplayItem> OneReplayItem(const std::string& command,
+                                         const std::vector<std::string>& args) {
   if (args.size() != 1) {
     return absl::InvalidArgumentError(absl::StrCat(
         command, ": name one case file or finding directory (dpfuzz ", command,
@@ -97,9 +93,9 @@ absl::StatusOr<ReplayItem> OneReplayItem(
   DPFUZZ_ASSIGN_OR_RETURN(std::vector<ReplayItem> items,
                           CollectReplayItems(args));
   if (items.size() != 1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        command, ": ", args[0], " holds ", items.size(),
-        " cases; name one of them"));
+    return absl::InvalidArgumentError(absl::StrCat(command, ": ", args[0],
+                                                   " holds ", items.size(),
+                                                   " cases; name one of them"));
   }
   return std::move(items[0]);
 }

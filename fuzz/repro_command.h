@@ -25,7 +25,8 @@ namespace dpfuzz {
 // `args`: the words after "repro". Errors are one line for the user.
 absl::Status RunReproCommand(const std::vector<std::string>& args,
                              ReproFormat format, const std::string& out,
-                             SupervisorOptions isolation, std::ostream& stdout_);
+                             SupervisorOptions isolation,
+                             std::ostream& stdout_);
 
 }  // namespace dpfuzz
 

@@ -63,6 +63,20 @@ std::vector<const TensorSpec*> TensorSpecsOf(const Case& c) {
   return specs;
 }
 
+std::vector<const TensorSpec*> AllTensorSpecsOf(const Case& c) {
+  std::vector<const TensorSpec*> specs = TensorSpecsOf(c);
+  for (const TensorSpec& g : c.grad_outputs) specs.push_back(&g);
+  return specs;
+}
+
+std::vector<TensorSpec*> AllTensorSpecsOf(Case& c) {
+  std::vector<TensorSpec*> specs;
+  for (const TensorSpec* spec : AllTensorSpecsOf(static_cast<const Case&>(c))) {
+    specs.push_back(const_cast<TensorSpec*>(spec));  // `c` is not const.
+  }
+  return specs;
+}
+
 const Argument* FindArgument(const Case& c, absl::string_view name) {
   for (const Argument& arg : c.args) {
     if (arg.name == name) return &arg;

@@ -130,6 +130,11 @@ const Argument* FindArgument(const Case& c, absl::string_view name);
 // (grad_outputs not included).
 std::vector<const TensorSpec*> TensorSpecsOf(const Case& c);
 
+// TensorSpecsOf, then the grad_outputs: every tensor the case makes.
+std::vector<const TensorSpec*> AllTensorSpecsOf(const Case& c);
+// The same, to edit them in place.
+std::vector<TensorSpec*> AllTensorSpecsOf(Case& c);
+
 // "aten::add.Tensor"; "aten::masked_select" without overload.
 std::string QualifiedOpName(const Case& c);
 

@@ -48,6 +48,11 @@ bool IsFinding(Verdict verdict) {
   return verdict != Verdict::kAgree && verdict != Verdict::kBothRejected;
 }
 
+bool IsDeath(Verdict verdict) {
+  return verdict == Verdict::kCrash || verdict == Verdict::kTimeout ||
+         verdict == Verdict::kOom;
+}
+
 std::ostream& operator<<(std::ostream& os, Verdict verdict) {
   return os << VerdictName(verdict);
 }

@@ -49,6 +49,9 @@ absl::StatusOr<Verdict> ParseVerdict(absl::string_view name);
 // False for kAgree and kBothRejected.
 bool IsFinding(Verdict verdict);
 
+// kCrash, kTimeout, kOom: the worker died or was killed running the case.
+bool IsDeath(Verdict verdict);
+
 std::ostream& operator<<(std::ostream& os, Verdict verdict);
 
 }  // namespace dpfuzz

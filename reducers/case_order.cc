@@ -23,23 +23,16 @@ int DistributionRank(Distribution d) {
   }
 }
 
-// Every tensor of the case, grad_outputs included.
-std::vector<const TensorSpec*> AllTensors(const Case& c) {
-  std::vector<const TensorSpec*> all = TensorSpecsOf(c);
-  for (const TensorSpec& g : c.grad_outputs) all.push_back(&g);
-  return all;
-}
-
 }  // namespace
 
 int DTypeRank(DType dtype) {
   constexpr DType kOrder[] = {
-      DType::kFloat32, DType::kFloat64, DType::kInt64,    DType::kInt32,
-      DType::kBool,    DType::kFloat16, DType::kBFloat16, DType::kInt16,
+      DType::kFloat32, DType::kFloat64, DType::kInt64,     DType::kInt32,
+      DType::kBool,    DType::kFloat16, DType::kBFloat16,  DType::kInt16,
       DType::kInt8,    DType::kUInt8,   DType::kComplex64, DType::kComplex128};
-  return static_cast<int>(std::find(std::begin(kOrder), std::end(kOrder),
-                                    dtype) -
-                          std::begin(kOrder));
+  return static_cast<int>(
+      std::find(std::begin(kOrder), std::end(kOrder), dtype) -
+      std::begin(kOrder));
 }
 
 int LayoutRank(const StridedLayout& layout) {
@@ -53,7 +46,7 @@ int LayoutRank(const StridedLayout& layout) {
 }
 
 CaseCost CostOf(const Case& c) {
-  const std::vector<const TensorSpec*> tensors = AllTensors(c);
+  const std::vector<const TensorSpec*> tensors = AllTensorSpecsOf(c);
   int64_t args = static_cast<int64_t>(c.aliases.size());
   int64_t scalar_magnitude = 0;
   for (const Argument& a : c.args) {
@@ -69,8 +62,8 @@ CaseCost CostOf(const Case& c) {
     }
   }
   args += static_cast<int64_t>(c.grad_outputs.size());
-  int64_t numel = 0, storage = 0, rank = 0, layout = 0, offset = 0,
-          dtype = 0, values = 0;
+  int64_t numel = 0, storage = 0, rank = 0, layout = 0, offset = 0, dtype = 0,
+          values = 0;
   std::vector<int64_t> sizes;
   for (const TensorSpec* t : tensors) {
     numel += t->numel();
@@ -81,7 +74,8 @@ CaseCost CostOf(const Case& c) {
     offset += t->layout.storage_offset;
     dtype += DTypeRank(t->dtype);
     values += 4 * DistributionRank(t->values.distribution) +
-              __builtin_popcount(t->values.specials) + (t->values.seed != 0 ? 1 : 0);
+              __builtin_popcount(t->values.specials) +
+              (t->values.seed != 0 ? 1 : 0);
   }
   CaseCost cost;
   cost.key = {args, numel, storage, rank};

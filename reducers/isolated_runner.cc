@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
+#include "common/files.h"
 #include "common/status_macros.h"
 #include "crashes/isolated_runs.h"
 #include "generators/case_json.h"
@@ -33,21 +34,15 @@ absl::StatusOr<std::unique_ptr<IsolatedRunner>> IsolatedRunner::Start(
   isolation.jobs = 1;
   isolation.malloc_check = true;
   isolation.culprit_window = 0;
-  const char* tmp = std::getenv("TMPDIR");
-  std::string dir = absl::StrCat(tmp != nullptr && *tmp ? tmp : "/tmp",
-                                 "/dpfuzz-reduce-XXXXXX");
-  if (::mkdtemp(dir.data()) == nullptr) {
-    return absl::InternalError(
-        absl::StrCat("creating ", dir, ": ", std::strerror(errno)));
-  }
+  DPFUZZ_ASSIGN_OR_RETURN(std::string dir, MakeTempDirectory("dpfuzz-reduce-"));
   absl::StatusOr<std::unique_ptr<Supervisor>> sup =
       Supervisor::Start(isolation);
   if (!sup.ok()) {
     std::filesystem::remove_all(dir);
     return sup.status();
   }
-  return std::unique_ptr<IsolatedRunner>(
-      new IsolatedRunner(std::move(isolation), std::move(dir), std::move(*sup)));
+  return std::unique_ptr<IsolatedRunner>(new IsolatedRunner(
+      std::move(isolation), std::move(dir), std::move(*sup)));
 }
 
 IsolatedRunner::IsolatedRunner(SupervisorOptions isolation, std::string dir,
@@ -89,8 +84,7 @@ absl::StatusOr<std::optional<Finding>> IsolatedRunner::Run(const Case& c) {
   }
 }
 
-absl::StatusOr<std::optional<Finding>> IsolatedRunner::RunFresh(
-    const Case& c) {
+absl::StatusOr<std::optional<Finding>> IsolatedRunner::RunFresh(const Case& c) {
   DPFUZZ_ASSIGN_OR_RETURN(std::string path, WriteCase(c));
   DPFUZZ_ASSIGN_OR_RETURN(auto results, RunCaseFiles({path}, isolation_));
   const auto it = results.find(path);

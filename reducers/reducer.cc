@@ -18,10 +18,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-bool IsDeath(Verdict v) {
-  return v == Verdict::kCrash || v == Verdict::kTimeout || v == Verdict::kOom;
-}
-
 class Reduction {
  public:
   Reduction(const Finding& original, const CaseRunner& run,
@@ -144,11 +140,10 @@ std::string Shape(const Case& c) {
 
 std::string ReductionSummary(const Case& before, const ReduceResult& r) {
   if (r.flaky) return "not reduced: the case did not reproduce (flaky)";
-  return absl::StrCat(
-      "from ", Shape(before), " to ", Shape(r.reduced), " in ", r.calls,
-      " calls, ", absl::StrFormat("%.1f", r.seconds), " s",
-      r.budget_exhausted ? " (budget exhausted)" : "",
-      r.verified ? "" : " (not verified: original kept)");
+  return absl::StrCat("from ", Shape(before), " to ", Shape(r.reduced), " in ",
+                      r.calls, " calls, ", absl::StrFormat("%.1f", r.seconds),
+                      " s", r.budget_exhausted ? " (budget exhausted)" : "",
+                      r.verified ? "" : " (not verified: original kept)");
 }
 
 std::string ReductionKey(const Finding& finding) {

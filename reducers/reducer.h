@@ -38,9 +38,9 @@ using CaseRunner =
     std::function<absl::StatusOr<std::optional<Finding>>(const Case&)>;
 
 struct ReduceOptions {
-  int max_calls = 500;        // Runs of candidates (cache hits are free).
-  double max_seconds = 120;   // Wall time.
-  CaseRunner verify;          // Runs the result afresh; none: not verified.
+  int max_calls = 500;       // Runs of candidates (cache hits are free).
+  double max_seconds = 120;  // Wall time.
+  CaseRunner verify;         // Runs the result afresh; none: not verified.
   std::function<void(const Finding&)> on_other_finding;
 };
 
@@ -50,7 +50,7 @@ struct ReduceResult {
   bool flaky = false;  // The original did not reproduce.
   bool verified = false;
   bool budget_exhausted = false;
-  int calls = 0;       // Runner calls, the original's and verify's included.
+  int calls = 0;  // Runner calls, the original's and verify's included.
   int cache_hits = 0;
   double seconds = 0;
   std::map<std::string, int> kept_by_pass;

@@ -10,22 +10,7 @@
 namespace dpfuzz {
 namespace {
 
-// Every tensor of `c`, Tensor[] elements and grad_outputs included, in a
-// fixed order (the same order for a case and its copies).
-std::vector<TensorSpec*> Tensors(Case& c) {
-  std::vector<TensorSpec*> all;
-  for (Argument& a : c.args) {
-    if (auto* t = std::get_if<TensorSpec>(&a.value)) {
-      all.push_back(t);
-    } else if (auto* list = std::get_if<std::vector<TensorSpec>>(&a.value)) {
-      for (TensorSpec& t : *list) all.push_back(&t);
-    }
-  }
-  for (TensorSpec& g : c.grad_outputs) all.push_back(&g);
-  return all;
-}
-
-size_t TensorCount(const Case& c) { return Tensors(const_cast<Case&>(c)).size(); }
+size_t TensorCount(const Case& c) { return AllTensorSpecsOf(c).size(); }
 
 // Dense strides for `layout`'s sizes, dims ordered as its strides are
 // (smallest stride innermost; ties: the later dim innermost).
@@ -50,7 +35,7 @@ Dims DenseStridesInOrder(const StridedLayout& layout) {
 template <typename Edit>
 Case WithTensor(const Case& c, size_t i, Edit edit) {
   Case copy = c;
-  edit(*Tensors(copy)[i]);
+  edit(*AllTensorSpecsOf(copy)[i]);
   return copy;
 }
 
@@ -106,11 +91,11 @@ bool DropDims(const Case& current, const Attempt& attempt) {
   for (size_t i = 0; i < TensorCount(current); ++i) {
     for (size_t d = 0;; ++d) {
       Case base = current;
-      std::vector<TensorSpec*> ts = Tensors(base);
+      std::vector<TensorSpec*> ts = AllTensorSpecsOf(base);
       if (i >= ts.size() || d >= ts[i]->layout.sizes.size()) break;
       const size_t rank = ts[i]->layout.sizes.size();
       Case all = base;
-      for (TensorSpec* t : Tensors(all)) {
+      for (TensorSpec* t : AllTensorSpecsOf(all)) {
         if (t->layout.sizes.size() == rank) DropDim(*t, d);
       }
       if (attempt(all)) {
@@ -133,7 +118,7 @@ bool DropDims(const Case& current, const Attempt& attempt) {
 Case Resized(const Case& c, size_t i, size_t d_from_end, int64_t from,
              int64_t to, bool all) {
   Case copy = c;
-  std::vector<TensorSpec*> ts = Tensors(copy);
+  std::vector<TensorSpec*> ts = AllTensorSpecsOf(copy);
   for (size_t k = 0; k < ts.size(); ++k) {
     Dims& sizes = ts[k]->layout.sizes;
     if ((k != i && !all) || d_from_end >= sizes.size()) continue;
@@ -148,9 +133,10 @@ Case Resized(const Case& c, size_t i, size_t d_from_end, int64_t from,
 // failed and the current one. `now` reads the number from the current case
 // (-1 when it is gone); `with` makes the candidate with another value.
 // `with` may offer several candidates for one value; the first kept wins.
-bool Gallop(const std::function<int64_t()>& now,
-            const std::function<std::vector<Case>(int64_t from, int64_t to)>& with,
-            int64_t floor, const Attempt& attempt) {
+bool Gallop(
+    const std::function<int64_t()>& now,
+    const std::function<std::vector<Case>(int64_t from, int64_t to)>& with,
+    int64_t floor, const Attempt& attempt) {
   bool kept = false;
   int64_t step = 1;
   int64_t failed = floor - 1;  // Largest value known to fail.
@@ -173,7 +159,7 @@ bool ShrinkOne(const Case& current, size_t i, size_t d_from_end, bool all,
                const Attempt& attempt) {
   return Gallop(
       [&]() -> int64_t {
-        std::vector<TensorSpec*> ts = Tensors(const_cast<Case&>(current));
+        const std::vector<const TensorSpec*> ts = AllTensorSpecsOf(current);
         if (i >= ts.size() || d_from_end >= ts[i]->layout.sizes.size())
           return -1;
         const Dims& s = ts[i]->layout.sizes;
@@ -184,7 +170,7 @@ bool ShrinkOne(const Case& current, size_t i, size_t d_from_end, bool all,
         // channels_last or dense permuted layout stays one).
         const Case kept = Resized(current, i, d_from_end, from, to, all);
         Case dense = kept;
-        for (TensorSpec* t : Tensors(dense)) {
+        for (TensorSpec* t : AllTensorSpecsOf(dense)) {
           t->layout.strides = DenseStridesInOrder(t->layout);
         }
         return std::vector<Case>{kept, dense};
@@ -196,7 +182,7 @@ bool ShrinkSizes(const Case& current, const Attempt& attempt) {
   bool kept = false;
   for (size_t i = 0; i < TensorCount(current); ++i) {
     for (size_t d = 0;; ++d) {
-      std::vector<TensorSpec*> ts = Tensors(const_cast<Case&>(current));
+      const std::vector<const TensorSpec*> ts = AllTensorSpecsOf(current);
       if (i >= ts.size() || d >= ts[i]->layout.sizes.size()) break;
       kept |= ShrinkOne(current, i, d, /*all=*/true, attempt);
       kept |= ShrinkOne(current, i, d, /*all=*/false, attempt);
@@ -212,7 +198,7 @@ bool ContiguousStrides(const Case& current, const Attempt& attempt) {
       t.layout.strides = ComputeContiguousStrides(t.layout.sizes);
     }));
     for (size_t d = 0;; ++d) {
-      std::vector<TensorSpec*> ts = Tensors(const_cast<Case&>(current));
+      const std::vector<const TensorSpec*> ts = AllTensorSpecsOf(current);
       if (i >= ts.size() || d >= ts[i]->layout.sizes.size()) break;
       kept |= attempt(WithTensor(current, i, [d](TensorSpec& t) {
         t.layout.strides[d] = ComputeContiguousStrides(t.layout.sizes)[d];
@@ -228,7 +214,7 @@ bool ShrinkOffsets(const Case& current, const Attempt& attempt) {
   for (size_t i = 0; i < TensorCount(current); ++i) {
     kept |= Gallop(
         [&]() -> int64_t {
-          std::vector<TensorSpec*> ts = Tensors(const_cast<Case&>(current));
+          const std::vector<const TensorSpec*> ts = AllTensorSpecsOf(current);
           return i < ts.size() ? ts[i]->layout.storage_offset : -1;
         },
         [&](int64_t, int64_t to) {
@@ -246,18 +232,20 @@ bool ShrinkStrides(const Case& current, const Attempt& attempt) {
   bool kept = false;
   for (size_t i = 0; i < TensorCount(current); ++i) {
     for (size_t d = 0;; ++d) {
-      std::vector<TensorSpec*> ts = Tensors(const_cast<Case&>(current));
+      const std::vector<const TensorSpec*> ts = AllTensorSpecsOf(current);
       if (i >= ts.size() || d >= ts[i]->layout.strides.size()) break;
       kept |= Gallop(
           [&]() -> int64_t {
-            std::vector<TensorSpec*> now = Tensors(const_cast<Case&>(current));
+            const std::vector<const TensorSpec*> now =
+                AllTensorSpecsOf(current);
             return i < now.size() && d < now[i]->layout.strides.size()
                        ? now[i]->layout.strides[d]
                        : -1;
           },
           [&](int64_t, int64_t to) {
             return std::vector<Case>{WithTensor(
-                current, i, [d, to](TensorSpec& t) { t.layout.strides[d] = to; })};
+                current, i,
+                [d, to](TensorSpec& t) { t.layout.strides[d] = to; })};
           },
           0, attempt);
     }
@@ -271,7 +259,7 @@ bool MergeDims(const Case& current, const Attempt& attempt) {
   bool kept = false;
   for (size_t i = 0; i < TensorCount(current); ++i) {
     for (size_t d = 0;; ++d) {
-      std::vector<TensorSpec*> ts = Tensors(const_cast<Case&>(current));
+      const std::vector<const TensorSpec*> ts = AllTensorSpecsOf(current);
       if (i >= ts.size() || d + 1 >= ts[i]->layout.sizes.size()) break;
       if (attempt(WithTensor(current, i, [d](TensorSpec& t) {
             t.layout.sizes[d + 1] *= t.layout.sizes[d];
@@ -296,15 +284,16 @@ bool SimplifyDTypes(const Case& current, const Attempt& attempt) {
   bool kept = false;
   for (size_t i = 0; i < TensorCount(current); ++i) {
     for (DType to : DTypesBySimplicity()) {
-      std::vector<TensorSpec*> ts = Tensors(const_cast<Case&>(current));
+      const std::vector<const TensorSpec*> ts = AllTensorSpecsOf(current);
       if (i >= ts.size() || DTypeRank(to) >= DTypeRank(ts[i]->dtype)) break;
       const DType from = ts[i]->dtype;
       Case all = current;
-      for (TensorSpec* t : Tensors(all)) {
+      for (TensorSpec* t : AllTensorSpecsOf(all)) {
         if (t->dtype == from) t->dtype = to;
       }
-      if (attempt(all) ||
-          attempt(WithTensor(current, i, [to](TensorSpec& t) { t.dtype = to; }))) {
+      if (attempt(all) || attempt(WithTensor(current, i, [to](TensorSpec& t) {
+            t.dtype = to;
+          }))) {
         kept = true;
         break;
       }
@@ -318,8 +307,8 @@ bool SimplifyValues(const Case& current, const Attempt& attempt) {
   for (size_t i = 0; i < TensorCount(current); ++i) {
     kept |= attempt(
         WithTensor(current, i, [](TensorSpec& t) { t.values.specials = 0; }));
-    for (Distribution d : {Distribution::kZeros, Distribution::kOnes,
-                           Distribution::kSmallInt}) {
+    for (Distribution d :
+         {Distribution::kZeros, Distribution::kOnes, Distribution::kSmallInt}) {
       kept |= attempt(WithTensor(current, i, [d](TensorSpec& t) {
         // Index distributions keep indices valid: not theirs to simplify.
         if (t.values.distribution == Distribution::kDyadic ||
@@ -351,7 +340,7 @@ bool SimplifyValues(const Case& current, const Attempt& attempt) {
 
 bool ToCpu(const Case& current, const Attempt& attempt) {
   Case c = current;
-  for (TensorSpec* t : Tensors(c)) t->device = Device::kCpu;
+  for (TensorSpec* t : AllTensorSpecsOf(c)) t->device = Device::kCpu;
   return attempt(c);
 }
 

@@ -6,18 +6,18 @@
 // candidate. Passes read the current case again after every success, so
 // each can keep shrinking what it just shrank.
 //
-// Passes (in their first order): drop_grad_outputs, drop_arguments (optional and defaulted arguments, Tensor[] elements),
-// drop_dims, merge_dims (two adjacent dims made one), shrink_sizes (steps
-// of 1, 2, 4, ... while they work, then bisection; each step with the
-// strides kept, else made dense again in the same order), contiguous_strides
-// (all at once, then one dim at a time: un-expands zero strides, removes
-// gaps and overlap), shrink_strides and shrink_offsets (as sizes, down to 0),
-// simplify_dtypes (float32 first, then the simplest that still fails),
-// simplify_values (zeros, ones, small integers; no specials; seed 0; other
-// numbers towards 0 and 1), to_cpu. Size and dtype changes are tried on
-// every tensor that shares the size or dtype first (shapes and dtypes of
-// arguments are related), then on one tensor alone. Aliases stay: sharing
-// memory is part of a finding's signature.
+// Passes (in their first order): drop_grad_outputs, drop_arguments (optional
+// and defaulted arguments, Tensor[] elements), drop_dims, merge_dims (two
+// adjacent dims made one), shrink_sizes (steps of 1, 2, 4, ... while they work,
+// then bisection; each step with the strides kept, else made dense again in the
+// same order), contiguous_strides (all at once, then one dim at a time:
+// un-expands zero strides, removes gaps and overlap), shrink_strides and
+// shrink_offsets (as sizes, down to 0), simplify_dtypes (float32 first, then
+// the simplest that still fails), simplify_values (zeros, ones, small integers;
+// no specials; seed 0; other numbers towards 0 and 1), to_cpu. Size and dtype
+// changes are tried on every tensor that shares the size or dtype first (shapes
+// and dtypes of arguments are related), then on one tensor alone. Aliases stay:
+// sharing memory is part of a finding's signature.
 
 #ifndef DPFUZZ_REDUCERS_REDUCTION_PASSES_H_
 #define DPFUZZ_REDUCERS_REDUCTION_PASSES_H_

@@ -56,11 +56,11 @@ TEST(FindingsStoreTest, ANewFindingGetsItsCaseEvidenceAndRepros) {
   EXPECT_TRUE(r->case_written);
   EXPECT_EQ(r->hits, 1);
   EXPECT_EQ(fs::path(r->path).parent_path(), dir);
-  EXPECT_EQ(fs::path(r->path).filename().string().rfind("outside_write-tril-", 0),
-            0u)
+  EXPECT_EQ(
+      fs::path(r->path).filename().string().rfind("outside_write-tril-", 0), 0u)
       << r->path;
-  for (const char* file :
-       {"case.json", "finding.json", "repro.py", "repro.cc", "CMakeLists.txt"}) {
+  for (const char* file : {"case.json", "finding.json", "repro.py", "repro.cc",
+                           "CMakeLists.txt"}) {
     EXPECT_TRUE(fs::is_regular_file(fs::path(r->path) / file)) << file;
   }
   absl::StatusOr<Case> stored = LoadCaseFile(r->path + "/case.json");
@@ -96,8 +96,9 @@ TEST(FindingsStoreTest, HitsCountAndTheSmallestCaseIsKept) {
   absl::StatusOr<Case> stored = LoadCaseFile(smaller->path + "/case.json");
   ASSERT_TRUE(stored.ok());
   EXPECT_TRUE(*stored == TrilFinding(1).c);
-  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()),
-            2);  // The finding and .lock.
+  EXPECT_EQ(
+      std::distance(fs::directory_iterator(dir), fs::directory_iterator()),
+      2);  // The finding and .lock.
   fs::remove_all(dir);
 }
 

@@ -29,8 +29,8 @@ TEST(KnownIssuesTest, GlobsMatchWholeSignaturesFirstEntryWins) {
 }
 
 TEST(KnownIssuesTest, ALineThatIsNoPatternNamesFileAndLine) {
-  absl::StatusOr<KnownIssues> k =
-      KnownIssues::Parse("# ok\naten::a|*  fine\nmasked_select note\n", "k.txt");
+  absl::StatusOr<KnownIssues> k = KnownIssues::Parse(
+      "# ok\naten::a|*  fine\nmasked_select note\n", "k.txt");
   ASSERT_FALSE(k.ok());
   EXPECT_NE(k.status().message().find("k.txt:3"), std::string::npos)
       << k.status();

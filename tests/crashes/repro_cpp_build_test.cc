@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "common/run_process.h"
 #include "crashes/repro_cpp.h"
 #include "generators/case_json.h"
 #include "generators/op_registry.h"
 #include "oracles/case_builder.h"
 #include "oracles/run_case.h"
-#include "common/run_process.h"
 
 namespace dpfuzz {
 namespace {

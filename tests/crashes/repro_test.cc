@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/run_process.h"
 #include "crashes/finding.h"
 #include "crashes/repro_cpp.h"
 #include "crashes/repro_plan.h"
@@ -24,7 +25,6 @@
 #include "generators/op_registry.h"
 #include "oracles/case_builder.h"
 #include "oracles/run_case.h"
-#include "common/run_process.h"
 #include "tests/crashes/known_case.h"
 
 namespace dpfuzz {
@@ -132,7 +132,8 @@ TEST(ReproPlanTest, StoragesHoldTheLogicalValuesAndPoisonElsewhere) {
 }
 
 TEST(ReproPlanTest, AliasedArgumentsShareOneStorage) {
-  const Case c = LoadKnownCase("masked_select-out-aliasing-mask-heap-corruption");
+  const Case c =
+      LoadKnownCase("masked_select-out-aliasing-mask-heap-corruption");
   absl::StatusOr<ReproPlan> plan =
       BuildReproPlan(c, SpecOf(c), Verdict::kCrash);
   ASSERT_TRUE(plan.ok()) << plan.status();
@@ -198,7 +199,8 @@ TEST(KnownFindingReprosTest, RunCaseGivesTheListedVerdicts) {
     ASSERT_TRUE(o.ok()) << k.name << ": " << o.status();
     EXPECT_EQ(o->verdict, k.verdict) << k.name;
   }
-  const Case pool = LoadKnownCase("max_pool2d-padding-window-out-of-bounds-index");
+  const Case pool =
+      LoadKnownCase("max_pool2d-padding-window-out-of-bounds-index");
   absl::StatusOr<CaseOutcome> o = RunCase(SpecOf(pool), pool);
   ASSERT_TRUE(o.ok()) << o.status();
   EXPECT_EQ(o->verdict, Verdict::kAgree)

@@ -29,16 +29,17 @@ TEST(TicketTest, WhatCannotBeOneLineIsAnError) {
   EXPECT_FALSE(EncodeTicket(DrawTicket("two words", DType::kFloat32,
                                        Variant::kFunctional, 1))
                    .ok());
-  EXPECT_FALSE(EncodeTicket(DrawTicket("", DType::kFloat32,
-                                       Variant::kFunctional, 1))
-                   .ok());
+  EXPECT_FALSE(
+      EncodeTicket(DrawTicket("", DType::kFloat32, Variant::kFunctional, 1))
+          .ok());
 }
 
 TEST(TicketTest, MalformedLinesAreErrors) {
   for (const char* line :
-       {"", "file ", "draw", "draw aten::add f32 out", "draw aten::add f32 out x",
-        "draw aten::add f99 out 1", "draw aten::add f32 sideways 1",
-        "draw aten::add f32 out 1 extra", "run aten::add f32 out 1"}) {
+       {"", "file ", "draw", "draw aten::add f32 out",
+        "draw aten::add f32 out x", "draw aten::add f99 out 1",
+        "draw aten::add f32 sideways 1", "draw aten::add f32 out 1 extra",
+        "run aten::add f32 out 1"}) {
     EXPECT_FALSE(DecodeTicket(line).ok()) << '"' << line << '"';
   }
 }

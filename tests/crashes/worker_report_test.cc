@@ -73,8 +73,8 @@ TEST(WorkerReportTest, AnIncompleteReportWaits) {
 
 TEST(WorkerReportTest, MalformedReportsAreErrors) {
   for (const std::string bytes :
-       {"garbage\n", "1 ran\n", "x ran 3\nnan", "1 ran 5\nnoway",
-        "1 sang 0\n", "1 finding 2\n{}", "1 ran 99999999999999999\n"}) {
+       {"garbage\n", "1 ran\n", "x ran 3\nnan", "1 ran 5\nnoway", "1 sang 0\n",
+        "1 finding 2\n{}", "1 ran 99999999999999999\n"}) {
     ReportReader reader;
     reader.Append(bytes.data(), bytes.size());
     std::optional<absl::StatusOr<WorkerReport>> r = reader.Next();

@@ -76,7 +76,8 @@ TEST(ReproCheckerTest, FinishDropsWhatIsNotStarted) {
   absl::StatusOr<FindingsStore> store = FindingsStore::Open(root.string());
   ASSERT_TRUE(store.ok());
   ReproChecker checker(*store);
-  for (int i = 0; i < 50; ++i) checker.Enqueue((root / std::to_string(i)).string());
+  for (int i = 0; i < 50; ++i)
+    checker.Enqueue((root / std::to_string(i)).string());
   const size_t dropped = checker.Finish(0);
   EXPECT_EQ(dropped + checker.TakeDone().size(), 50u);
   EXPECT_EQ(checker.Pending(), 0u);

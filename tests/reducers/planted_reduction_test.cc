@@ -54,8 +54,9 @@ const std::map<std::string, Expected>& ExpectedReductions() {
       {"planted::sneaky_neg",
        {{kExpanded}, "rewrites any non-contiguous input: a stride-0 dim"}},
       {"planted::flat_fill_one",
-       {{kExpanded}, "writes numel() elements from data_ptr(): one past a "
-                     "one-element storage"}},
+       {{kExpanded},
+        "writes numel() elements from data_ptr(): one past a "
+        "one-element storage"}},
       {"planted::realloc_neg",
        {{kScalar, kScalar}, "any out= is replaced: 0-dim self and out"}},
       {"planted::bad_grad_double",
@@ -86,9 +87,8 @@ TEST_P(PlantedReductionTest, ReducesToWhatTheBugNeeds) {
   for (uint64_t seed = 1; seed <= kMaxSeeds && !found.has_value(); ++seed) {
     BuildOptions build;
     build.alias_one_in = 0;
-    absl::StatusOr<std::optional<Case>> c =
-        BuildCase(*spec, DType::kFloat32, variants[seed % variants.size()],
-                  seed, build);
+    absl::StatusOr<std::optional<Case>> c = BuildCase(
+        *spec, DType::kFloat32, variants[seed % variants.size()], seed, build);
     ASSERT_TRUE(c.ok()) << c.status();
     if (!c->has_value()) continue;
     absl::StatusOr<std::optional<Finding>> f = (*runner)->Run(**c);
@@ -98,20 +98,22 @@ TEST_P(PlantedReductionTest, ReducesToWhatTheBugNeeds) {
   ASSERT_TRUE(found.has_value()) << "no finding in " << kMaxSeeds << " seeds";
   ReduceOptions options;
   options.verify = [&](const Case& c) { return (*runner)->RunFresh(c); };
-  const ReduceResult r =
-      Reduce(*found, [&](const Case& c) { return (*runner)->Run(c); }, options);
+  const ReduceResult r = Reduce(
+      *found, [&](const Case& c) { return (*runner)->Run(c); }, options);
   EXPECT_FALSE(r.flaky);
   EXPECT_TRUE(r.verified);
   EXPECT_FALSE(r.budget_exhausted);
   std::vector<StridedLayout> layouts;
-  for (const TensorSpec* t : TensorSpecsOf(r.reduced)) layouts.push_back(t->layout);
-  for (const TensorSpec& g : r.reduced.grad_outputs) layouts.push_back(g.layout);
+  for (const TensorSpec* t : TensorSpecsOf(r.reduced))
+    layouts.push_back(t->layout);
+  for (const TensorSpec& g : r.reduced.grad_outputs)
+    layouts.push_back(g.layout);
   std::cout << GetParam() << ": " << r.calls << " calls, " << r.seconds
             << " s\n";
   const auto expected = ExpectedReductions().find(GetParam());
   ASSERT_NE(expected, ExpectedReductions().end());
-  EXPECT_EQ(layouts, expected->second.layouts)
-      << expected->second.why << "\n" << CaseToJson(r.reduced);
+  EXPECT_EQ(layouts, expected->second.layouts) << expected->second.why << "\n"
+                                               << CaseToJson(r.reduced);
   EXPECT_EQ(r.finding.outcome.verdict, found->outcome.verdict);
 }
 

@@ -5,9 +5,9 @@
 
 #include <functional>
 
+#include "crashes/findings_store.h"
 #include "generators/case_json.h"
 #include "gtest/gtest.h"
-#include "crashes/findings_store.h"
 #include "reducers/case_order.h"
 #include "tests/crashes/known_case.h"
 
@@ -24,8 +24,8 @@ bool AnyTensor(const Case& c, const std::function<bool(const TensorSpec&)>& f) {
 }
 
 CaseRunner RunnerOf(Predicate p, Verdict verdict, int* calls = nullptr) {
-  return [p, verdict, calls](const Case& c)
-             -> absl::StatusOr<std::optional<Finding>> {
+  return [p, verdict,
+          calls](const Case& c) -> absl::StatusOr<std::optional<Finding>> {
     if (calls != nullptr) ++*calls;
     if (!p(c)) return std::optional<Finding>();
     CaseOutcome o;
@@ -67,8 +67,8 @@ TEST(ReducerTest, ZeroStrideReducesToOneExpandedDim) {
     });
   };
   ASSERT_TRUE(p(start));
-  const ReduceResult r =
-      Reduce(Original(start, Verdict::kMismatch), RunnerOf(p, Verdict::kMismatch), {});
+  const ReduceResult r = Reduce(Original(start, Verdict::kMismatch),
+                                RunnerOf(p, Verdict::kMismatch), {});
   EXPECT_FALSE(r.flaky);
   EXPECT_FALSE(r.budget_exhausted);
   EXPECT_TRUE(r.reduced.grad_outputs.empty());
@@ -106,8 +106,8 @@ TEST(ReducerTest, SizeBisectsToTheSmallestThatFails) {
 TEST(ReducerTest, OffsetKeepsItsMinimumAndRankGoesToZero) {
   Case start = LoadKnownCase("tril-out-gapped-writes-outside-view");
   const Predicate p = [](const Case& c) {
-    return AnyTensor(c,
-                     [](const TensorSpec& t) { return t.layout.storage_offset >= 3; });
+    return AnyTensor(
+        c, [](const TensorSpec& t) { return t.layout.storage_offset >= 3; });
   };
   ASSERT_TRUE(p(start));
   const ReduceResult r = Reduce(Original(start, Verdict::kOutsideWrite),
@@ -119,7 +119,9 @@ TEST(ReducerTest, OffsetKeepsItsMinimumAndRankGoesToZero) {
 // The same reduction twice gives the same case: the order is total.
 TEST(ReducerTest, ReductionIsDeterministic) {
   Case start = LoadKnownCase("masked_select-backward-transposed");
-  const Predicate p = [](const Case& c) { return TensorSpecsOf(c).size() >= 2; };
+  const Predicate p = [](const Case& c) {
+    return TensorSpecsOf(c).size() >= 2;
+  };
   const ReduceResult a = Reduce(Original(start, Verdict::kMismatch),
                                 RunnerOf(p, Verdict::kMismatch), {});
   const ReduceResult b = Reduce(Original(start, Verdict::kMismatch),
@@ -133,10 +135,10 @@ TEST(ReducerTest, ReductionIsDeterministic) {
 TEST(ReducerTest, AFindingThatDoesNotReproduceIsFlakyAndKept) {
   const Case start = LoadKnownCase("tril-out-gapped-writes-outside-view");
   int calls = 0;
-  const ReduceResult r =
-      Reduce(Original(start, Verdict::kMismatch),
-             RunnerOf([](const Case&) { return false; }, Verdict::kMismatch, &calls),
-             {});
+  const ReduceResult r = Reduce(
+      Original(start, Verdict::kMismatch),
+      RunnerOf([](const Case&) { return false; }, Verdict::kMismatch, &calls),
+      {});
   EXPECT_TRUE(r.flaky);
   EXPECT_EQ(r.reduced, start);
   EXPECT_EQ(calls, 1);
@@ -150,8 +152,9 @@ TEST(ReducerTest, TheCallBudgetIsKept) {
   const Predicate p = [](const Case& c) {
     return AnyTensor(c, [](const TensorSpec& t) { return t.numel() >= 6; });
   };
-  const ReduceResult r = Reduce(Original(start, Verdict::kMismatch),
-                                RunnerOf(p, Verdict::kMismatch, &calls), options);
+  const ReduceResult r =
+      Reduce(Original(start, Verdict::kMismatch),
+             RunnerOf(p, Verdict::kMismatch, &calls), options);
   EXPECT_TRUE(r.budget_exhausted);
   EXPECT_EQ(calls, 5);
   EXPECT_EQ(r.calls, 5);
@@ -162,8 +165,8 @@ TEST(ReducerTest, TheCallBudgetIsKept) {
 // fails verification gives way to the original.
 TEST(ReducerTest, OtherFindingsAreReportedAndVerificationIsRequired) {
   const Case start = LoadKnownCase("tril-out-gapped-writes-outside-view");
-  const CaseRunner run = [](const Case& c)
-      -> absl::StatusOr<std::optional<Finding>> {
+  const CaseRunner run =
+      [](const Case& c) -> absl::StatusOr<std::optional<Finding>> {
     CaseOutcome o;
     // Small cases show "another bug"; large ones the one reduced.
     o.verdict = CaseSize(c) >= 20 ? Verdict::kMismatch : Verdict::kCrash;
@@ -178,7 +181,8 @@ TEST(ReducerTest, OtherFindingsAreReportedAndVerificationIsRequired) {
   options.verify = [](const Case&) -> absl::StatusOr<std::optional<Finding>> {
     return std::optional<Finding>();
   };
-  const ReduceResult r = Reduce(Original(start, Verdict::kMismatch), run, options);
+  const ReduceResult r =
+      Reduce(Original(start, Verdict::kMismatch), run, options);
   EXPECT_GT(others, 0);
   EXPECT_FALSE(r.verified);
   EXPECT_EQ(r.reduced, start);
