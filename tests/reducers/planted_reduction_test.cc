@@ -8,9 +8,9 @@
 #include "generators/case_json.h"
 #include "generators/op_registry.h"
 #include "gtest/gtest.h"
-#include "oracles/case_builder.h"
 #include "reducers/isolated_runner.h"
 #include "reducers/reducer.h"
+#include "tests/planted/first_finding.h"
 #include "tests/planted/planted_specs.h"
 
 namespace dpfuzz {
@@ -82,24 +82,14 @@ TEST_P(PlantedReductionTest, ReducesToWhatTheBugNeeds) {
   absl::StatusOr<std::unique_ptr<IsolatedRunner>> runner =
       IsolatedRunner::Start(isolation);
   ASSERT_TRUE(runner.ok()) << runner.status();
-  const std::vector<Variant> variants = VariantsOf(*spec);
-  std::optional<Finding> found;
-  for (uint64_t seed = 1; seed <= kMaxSeeds && !found.has_value(); ++seed) {
-    BuildOptions build;
-    build.alias_one_in = 0;
-    absl::StatusOr<std::optional<Case>> c = BuildCase(
-        *spec, DType::kFloat32, variants[seed % variants.size()], seed, build);
-    ASSERT_TRUE(c.ok()) << c.status();
-    if (!c->has_value()) continue;
-    absl::StatusOr<std::optional<Finding>> f = (*runner)->Run(**c);
-    ASSERT_TRUE(f.ok()) << f.status();
-    if (f->has_value()) found = std::move(**f);
-  }
-  ASSERT_TRUE(found.has_value()) << "no finding in " << kMaxSeeds << " seeds";
+  absl::StatusOr<std::optional<Finding>> found = FirstFinding(
+      *spec, [&](const Case& c) { return (*runner)->Run(c); }, kMaxSeeds);
+  ASSERT_TRUE(found.ok()) << found.status();
+  ASSERT_TRUE(found->has_value()) << "no finding in " << kMaxSeeds << " seeds";
   ReduceOptions options;
   options.verify = [&](const Case& c) { return (*runner)->RunFresh(c); };
   const ReduceResult r = Reduce(
-      *found, [&](const Case& c) { return (*runner)->Run(c); }, options);
+      **found, [&](const Case& c) { return (*runner)->Run(c); }, options);
   EXPECT_FALSE(r.flaky);
   EXPECT_TRUE(r.verified);
   EXPECT_FALSE(r.budget_exhausted);
@@ -114,7 +104,7 @@ TEST_P(PlantedReductionTest, ReducesToWhatTheBugNeeds) {
   ASSERT_NE(expected, ExpectedReductions().end());
   EXPECT_EQ(layouts, expected->second.layouts) << expected->second.why << "\n"
                                                << CaseToJson(r.reduced);
-  EXPECT_EQ(r.finding.outcome.verdict, found->outcome.verdict);
+  EXPECT_EQ(r.finding.outcome.verdict, (*found)->outcome.verdict);
 }
 
 INSTANTIATE_TEST_SUITE_P(

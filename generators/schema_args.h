@@ -1,0 +1,73 @@
+// Arguments drawn from an operator's schema, for ops without a curated
+// spec (generators/schema_spec.h).
+//
+// A draw starts with a SchemaPlan, the choices that decide whether an op
+// accepts its arguments at all: the rank of the tensors and how their
+// shapes relate. The plan is the first thing drawn from the case's Rng, so
+// PlanOfSeed(seed) tells, without building the case, which plan a seed
+// gives: a campaign learns which plans an op accepts (fuzz/op_knowledge.h)
+// and prefers seeds whose plans worked, while every case stays
+// reproducible from its seed.
+//
+// Then each schema argument in order: tensors of the plan's shapes (index
+// and mask arguments, known by name, get int64 indices and bool masks),
+// ints that are valid dims when named like one, int lists shaped like
+// sizes, dims or kernel parameters as named, small floats and Scalars,
+// dtypes, memory formats, and strings from PyTorch's known choices for
+// that argument name. An argument with a default, or optional, is left out
+// (its default used) half the time.
+//
+//   Rng rng(seed);
+//   absl::StatusOr<std::vector<Argument>> args =
+//       DrawSchemaArgs(schema, DType::kFloat32, rng);
+
+#ifndef DPFUZZ_GENERATORS_SCHEMA_ARGS_H_
+#define DPFUZZ_GENERATORS_SCHEMA_ARGS_H_
+
+#include <ATen/core/function_schema.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "generators/case.h"
+#include "generators/dtype.h"
+#include "generators/rng.h"
+
+namespace dpfuzz {
+
+enum class ShapeRelation : uint8_t {
+  kSame,         // Every tensor has the first one's shape.
+  kBroadcast,    // The others broadcast to the first.
+  kScalars,      // The others are 0-dim.
+  kIndependent,  // Each its own shape of the plan's rank.
+};
+inline constexpr int kShapeRelations = 4;
+inline constexpr int kMaxPlanRank = 4;
+
+struct SchemaPlan {
+  int rank = 1;  // Of the first tensor; 0 to kMaxPlanRank.
+  ShapeRelation relation = ShapeRelation::kSame;
+
+  // "r2/same": a key to count outcomes by.
+  std::string Key() const;
+};
+
+// The plan drawn first from `rng`.
+SchemaPlan DrawPlan(Rng& rng);
+SchemaPlan PlanOfSeed(uint64_t seed);
+
+// Why `schema`'s arguments cannot be drawn ("argument x of type Dimname is
+// not generated"), or "" when they can.
+std::string UndrawableReason(const c10::FunctionSchema& schema);
+
+// The arguments of one case, named as in the schema; written (alias "!")
+// arguments are left to the engine. An error when UndrawableReason is
+// not empty.
+absl::StatusOr<std::vector<Argument>> DrawSchemaArgs(
+    const c10::FunctionSchema& schema, DType dtype, Rng& rng);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_GENERATORS_SCHEMA_ARGS_H_

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Campaigns reduce new findings before storing them (--reduce, the default):
+#   reduce_campaign_test.sh PATH_TO_DPFUZZ_PLANTED
+# Planted ops with a value bug (sneaky_neg) and a crash (abort_neg): each
+# finding directory holds the reduced case.json, minimal for its bug, and
+# the case it was found with as original.json; the repro is the reduced
+# one; with --reduce=false the found case is stored as it is.
+set -u
+dpfuzz="$1"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail=0
+die() { echo "FAIL: $*"; fail=1; }
+py() { python3 -c "$1" "${@:2}"; }
+# Sizes, strides and storage offset of the case's first tensor argument.
+layout='import json,sys
+t=json.load(open(sys.argv[1]))["args"][0]["tensor"]
+print(t["sizes"], t["strides"], t["storage_offset"])'
+elements='import json,sys,math
+print(sum(math.prod(a["tensor"]["sizes"]) for a in json.load(open(sys.argv[1]))["args"] if "tensor" in a))'
+
+"$dpfuzz" --op=planted::sneaky_neg,planted::abort_neg --jobs=1 --max_time=30 \
+  --timeout=2 --seed=3 --findings="$dir/f" >"$dir/out" 2>&1
+status=$?
+[ "$status" = 1 ] || die "campaign exit $status, expected 1"
+grep -q "^INFO: reduced planted::sneaky_neg" "$dir/out" || die "no reduction line for sneaky_neg"
+grep -q "^INFO: reduced planted::abort_neg" "$dir/out" || die "no reduction line for abort_neg"
+for op in sneaky_neg abort_neg; do
+  d=$(ls -d "$dir/f/"*-"$op"-* 2>/dev/null | head -1)
+  [ -n "$d" ] || { die "no finding for $op"; continue; }
+  [ -f "$d/original.json" ] || die "$op: no original.json beside the reduced case"
+  before=$(py "$elements" "$d/original.json")
+  after=$(py "$elements" "$d/case.json")
+  [ "$after" -le "$before" ] || die "$op: reduced case has $after elements, the original $before"
+done
+# The minimal layouts (as tests/reducers/planted_reduction_test.cc states):
+# sneaky_neg rewrites any non-contiguous input: one stride-0 dim of 2;
+# abort_neg needs a storage offset: a 0-dim tensor at offset 1.
+[ "$(py "$layout" "$dir/f/"*-sneaky_neg-*/case.json)" = "[2] [0] 0" ] ||
+  die "sneaky_neg not reduced to [2] [0] 0: $(py "$layout" "$dir/f/"*-sneaky_neg-*/case.json)"
+[ "$(py "$layout" "$dir/f/"crash-abort_neg-*/case.json)" = "[] [] 1" ] ||
+  die "abort_neg not reduced to [] [] 1: $(py "$layout" "$dir/f/"crash-abort_neg-*/case.json)"
+# finding.json and the repro describe the reduced case.
+grep -q '"self: f32 cpu \[2\]@\[0\]+0' "$dir/f/"*-sneaky_neg-*/finding.json ||
+  die "sneaky_neg finding.json does not describe the reduced case"
+grep -q 'view(self_storage, (2,), (0,), 0)' "$dir/f/"*-sneaky_neg-*/repro.py ||
+  die "sneaky_neg repro.py does not build the reduced case"
+
+# --reduce=false: the case as found, no original.json.
+"$dpfuzz" --op=planted::sneaky_neg --max_time=10 --seed=3 --reduce=false \
+  --findings="$dir/g" >"$dir/out2" 2>&1
+[ $? = 1 ] || die "--reduce=false campaign found nothing"
+ls "$dir/g/"*/original.json >/dev/null 2>&1 && die "--reduce=false stored an original.json"
+grep -q "^INFO: reduced" "$dir/out2" && die "--reduce=false reduced"
+
+[ "$fail" = 0 ] && echo "reduce campaign: all checks passed" || cat "$dir/out"
+exit $fail
