@@ -18,6 +18,7 @@
 #include "crashes/worker_report.h"
 #include "crashes/worker_slot.h"
 #include "generators/case_json.h"
+#include "generators/op_library.h"
 #include "generators/op_registry.h"
 #include "oracles/run_case.h"
 
@@ -158,6 +159,8 @@ std::vector<std::string> WorkerArgs(const WorkerConfig& c) {
       absl::StrCat("--check_grad=", c.check_grad ? 1 : 0)};
   if (!c.case_out.empty())
     args.push_back(absl::StrCat("--case_out=", c.case_out));
+  for (const std::string& library : c.libraries)
+    args.push_back(absl::StrCat("--load=", library));
   return args;
 }
 
@@ -171,6 +174,8 @@ absl::StatusOr<WorkerConfig> ParseWorkerArgs(
       c.slot_path = value;
     } else if (ParseFlag(arg, "case_out", value)) {
       c.case_out = value;
+    } else if (ParseFlag(arg, "load", value)) {
+      c.libraries.push_back(value);
     } else if (ParseFlag(arg, "layout_one_in", value) &&
                absl::SimpleAtoi(value, &number)) {
       c.layout_one_in = number;
@@ -202,6 +207,12 @@ int RunWorker(const WorkerConfig& config) {
   if (!slot.ok()) {
     std::cerr << "dpfuzz-worker: " << slot.status().message() << std::endl;
     return 1;
+  }
+  for (const std::string& library : config.libraries) {
+    if (absl::Status s = LoadOpLibrary(library); !s.ok()) {
+      std::cerr << "dpfuzz-worker: " << s.message() << std::endl;
+      return 1;
+    }
   }
   Worker worker(config, std::move(*slot));
   LineReader tickets(kTicketFd);

@@ -35,6 +35,7 @@ struct WorkerConfig {
   int layout_one_in = BuildOptions().layout_one_in;
   int alias_one_in = BuildOptions().alias_one_in;
   bool check_grad = BuildOptions().check_grad;
+  std::vector<std::string> libraries;  // Op libraries to load first.
 };
 
 // The arguments after kWorkerCommand, and back.

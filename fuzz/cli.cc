@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <set>
+#include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/reflection.h"
@@ -14,6 +16,8 @@
 #include "absl/time/time.h"
 #include "common/files.h"
 #include "common/status_macros.h"
+#include "generators/op_catalog.h"
+#include "generators/op_library.h"
 #include "generators/op_registry.h"
 
 ABSL_FLAG(
@@ -59,6 +63,9 @@ ABSL_FLAG(std::string, format, "python",
           "--out).");
 ABSL_FLAG(std::string, out, "",
           "repro, reduce: write here instead of standard output.");
+ABSL_FLAG(std::vector<std::string>, load, {},
+          "Shared library of operators (TORCH_LIBRARY) to load first; "
+          "repeatable.");
 
 namespace dpfuzz {
 namespace {
@@ -66,7 +73,8 @@ namespace {
 constexpr const char* kFlagNames[] = {
     "op",           "runs",  "max_time",     "seed",     "dtypes", "findings",
     "summary_json", "grad",  "alias",        "progress", "jobs",   "timeout",
-    "rss_limit_mb", "known", "python_check", "reduce",   "format", "out"};
+    "rss_limit_mb", "known", "python_check", "reduce",   "format", "out",
+    "load"};
 
 absl::Status UsageError(const std::string& message) {
   return absl::InvalidArgumentError(message);
@@ -185,12 +193,26 @@ absl::StatusOr<CommandLine> ParseCommandLine(int argc, char** argv) {
         return UsageError(absl::StrCat("flag --", name, " needs a value"));
       }
     }
+    if (name == "load") {  // Repeatable: each one adds a library.
+      if (value.empty()) return UsageError("flag --load needs a path");
+      cl.load.push_back(value);
+      continue;
+    }
     std::string error;
     if (!flag->ParseFrom(value, &error)) {
       return UsageError(absl::StrCat("flag --", name, "=", value, ": ", error));
     }
   }
   return cl;
+}
+
+absl::Status LoadLibraries(const CommandLine& cl) {
+  for (const std::string& path : cl.load) {
+    absl::Status loaded = LoadOpLibrary(path);
+    if (!loaded.ok()) return UsageError(std::string(loaded.message()));
+  }
+  absl::SetFlag(&FLAGS_load, cl.load);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<double> ParseSeconds(const std::string& flag,
@@ -211,20 +233,17 @@ absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags() {
   const std::string ops = absl::GetFlag(FLAGS_op);
   if (ops.empty())
     return UsageError("no op given: pass --op=NAME (see dpfuzz --help)");
+  std::set<const OpSpec*> chosen;
   for (absl::string_view name :
        absl::StrSplit(ops, ',', absl::SkipWhitespace())) {
-    if (name == "all") {
-      for (const OpSpec* spec : AllOps()) options.ops.push_back(spec);
-      continue;
+    absl::StatusOr<std::vector<const OpSpec*>> specs = ResolveOps(name);
+    if (!specs.ok()) {
+      return UsageError(absl::StrCat("flag --op: ", specs.status().message(),
+                                     " (dpfuzz list-ops lists the ops)"));
     }
-    const OpSpec* spec = FindOp(name);
-    if (spec == nullptr) {
-      return UsageError(absl::StrCat("flag --op: no op \"", name,
-                                     "\"; dpfuzz knows ", AllOps().size(),
-                                     " ops (dpfuzz list-ops; --op=all runs "
-                                     "them all)"));
+    for (const OpSpec* spec : *specs) {
+      if (chosen.insert(spec).second) options.ops.push_back(spec);
     }
-    options.ops.push_back(spec);
   }
   for (absl::string_view name : absl::StrSplit(absl::GetFlag(FLAGS_dtypes), ',',
                                                absl::SkipWhitespace())) {
@@ -280,6 +299,7 @@ absl::StatusOr<SupervisorOptions> IsolationFromFlags() {
   DPFUZZ_ASSIGN_OR_RETURN(
       o.timeout_seconds, ParseSeconds("timeout", absl::GetFlag(FLAGS_timeout)));
   o.rss_limit_mb = absl::GetFlag(FLAGS_rss_limit_mb);
+  o.worker.libraries = absl::GetFlag(FLAGS_load);
   if (o.rss_limit_mb < 0) {
     return UsageError(
         absl::StrCat("flag --rss_limit_mb=", o.rss_limit_mb, ": must be >= 0"));

@@ -23,7 +23,12 @@ namespace dpfuzz {
 struct CommandLine {
   bool help = false;
   std::vector<std::string> positional;  // Arguments that are not flags.
+  std::vector<std::string> load;        // --load, in order.
 };
+
+// Loads the --load libraries (and keeps their list for the workers); an
+// error names the one that cannot be loaded.
+absl::Status LoadLibraries(const CommandLine& cl);
 
 absl::StatusOr<CommandLine> ParseCommandLine(int argc, char** argv);
 

@@ -95,6 +95,9 @@ int DpfuzzMain(int argc, char** argv) {
     std::cout << UsageText();
     return 0;
   }
+  if (absl::Status loaded = LoadLibraries(*cl); !loaded.ok()) {
+    return UsageFailure(loaded);
+  }
   const std::vector<std::string>& args = cl->positional;
   const std::string command = args.empty() ? "" : args[0];
   const std::vector<std::string> rest =

@@ -1,10 +1,13 @@
 #include "generators/op_registry.h"
 
 #include <deque>
+#include <map>
+#include <memory>
 #include <string>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "generators/schema_spec.h"
 
 namespace dpfuzz {
 
@@ -42,7 +45,21 @@ std::string Qualified(absl::string_view name) {
                                        : absl::StrCat("aten::", name);
 }
 
+// Generic specs made so far, by full name; nullptr: none can be made.
+std::map<std::string, std::unique_ptr<OpSpec>>& GenericOps() {
+  static auto* ops = new std::map<std::string, std::unique_ptr<OpSpec>>;
+  return *ops;
+}
+
 }  // namespace
+
+OverloadName SplitOverload(absl::string_view name) {
+  const std::string qualified = Qualified(name);
+  const size_t colons = qualified.find("::");
+  const size_t dot = qualified.find('.', colons + 2);
+  if (dot == std::string::npos) return {qualified, ""};
+  return {qualified.substr(0, dot), qualified.substr(dot + 1)};
+}
 
 const OpSpec* FindCuratedOp(absl::string_view name) {
   const std::string qualified = Qualified(name);
@@ -62,7 +79,13 @@ const OpSpec* FindOp(absl::string_view name) {
   for (const OpSpec& spec : AddedOps()) {
     if (HasName(spec, qualified)) return &spec;
   }
-  return nullptr;
+  const OverloadName overload = SplitOverload(name);
+  auto [it, inserted] = GenericOps().try_emplace(overload.Full());
+  if (inserted) {
+    absl::StatusOr<OpSpec> spec = GenericOpSpec(overload);
+    if (spec.ok()) it->second = std::make_unique<OpSpec>(std::move(*spec));
+  }
+  return it->second.get();
 }
 
 std::vector<const OpSpec*> AllOps() {

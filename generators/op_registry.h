@@ -7,7 +7,9 @@
 //
 // A program that embeds dpfuzz may add specs of its own before it looks
 // any up (AddOps: a test binary with planted ops); FindOp and AllOps see
-// the curated specs first, then the added ones.
+// the curated specs first, then the added ones. FindOp then falls back on
+// a generic spec made from the operator's schema (generators/schema_spec.h),
+// so any registered overload is found by its full name.
 
 #ifndef DPFUZZ_GENERATORS_OP_REGISTRY_H_
 #define DPFUZZ_GENERATORS_OP_REGISTRY_H_
@@ -16,6 +18,7 @@
 
 #include "absl/strings/string_view.h"
 #include "generators/op_spec.h"
+#include "generators/schema_spec.h"
 
 namespace dpfuzz {
 
@@ -27,8 +30,12 @@ const OpSpec* FindCuratedOp(absl::string_view name);
 // Adds specs; the pointers FindOp and AllOps return stay valid.
 void AddOps(const std::vector<OpSpec>& specs);
 
-// Curated, then added; nullptr when none has that name.
+// Curated, then added, then generic ("aten::add.Tensor", "relu"); nullptr
+// when none has that name or the op cannot be fuzzed.
 const OpSpec* FindOp(absl::string_view name);
+
+// "add.Tensor" -> {"aten::add", "Tensor"}; "myns::op" -> {"myns::op", ""}.
+OverloadName SplitOverload(absl::string_view name);
 std::vector<const OpSpec*> AllOps();
 
 // One per family file; CuratedOps() calls each once.

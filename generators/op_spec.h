@@ -49,6 +49,9 @@ enum OpRule : uint32_t {
   // Results may legitimately differ between runs (a random op or a
   // nondeterministic kernel): only shapes, dtypes and errors are compared.
   kRuleNondeterministic = 1u << 2,
+  // Not known to be deterministic (a generic op): the baseline runs twice,
+  // and when the two runs differ the case is judged as kRuleNondeterministic.
+  kRuleCheckDeterminism = 1u << 3,
 };
 
 struct OpSpec {

@@ -217,9 +217,11 @@ bool SamePlaces(const StridedLayout& a, const StridedLayout& b) {
 }
 
 // out= must write into the tensors it was given, keeping their geometry
-// when their sizes were already right, and return them.
+// when their sizes were already right (the baseline's out kept them), and
+// return them.
 std::optional<CaseOutcome> CheckOutArguments(
-    const Case& c, const CaseTensors& variant, const CallResult& call,
+    const Case& c, const CaseTensors& baseline, const CaseTensors& variant,
+    const CallResult& call,
     const std::vector<std::string>& written,
     const std::vector<void*>& pointers_before) {
   size_t k = 0;
@@ -227,9 +229,12 @@ std::optional<CaseOutcome> CheckOutArguments(
     const Argument* arg = FindArgument(c, name);
     const auto* spec = arg ? std::get_if<TensorSpec>(&arg->value) : nullptr;
     const at::Tensor& t = variant.args.at(name).front();
+    const bool right_size =
+        spec != nullptr &&
+        baseline.args.at(name).front().sizes().vec() == spec->layout.sizes;
     // Only elements have places: an empty out has none, and the strides of
     // size-1 dims place nothing.
-    if (spec != nullptr && spec->numel() > 0 &&
+    if (right_size && spec->numel() > 0 &&
         (!SamePlaces(LayoutOf(t), spec->layout) ||
          t.data_ptr() != pointers_before[k])) {
       return Finding(
@@ -298,10 +303,41 @@ absl::StatusOr<c10::OperatorHandle> OperatorFor(const OpSpec& spec,
                    " variant in dpfuzz's registry"));
 }
 
-absl::StatusOr<CaseOutcome> RunCase(const OpSpec& spec, const Case& c) {
-  DPFUZZ_ASSIGN_OR_RETURN(c10::OperatorHandle op, OperatorFor(spec, c.variant));
+namespace {
+
+// True when a second baseline run (on `again`, a fresh copy of the
+// baseline) gives other results or another outcome than the first.
+absl::StatusOr<bool> RunsDiffer(const c10::OperatorHandle& op, const Case& c,
+                                const CallResult& first, CaseTensors& again,
+                                const std::vector<std::string>& written,
+                                const Results& first_results) {
+  DPFUZZ_ASSIGN_OR_RETURN(CallResult second, Invoke(op, c, again.args));
+  if (first.outcome != second.outcome) return true;
+  const Results r = ResultsOf(second, again.args, written);
+  if (r.tensors.size() != first_results.tensors.size()) return true;
+  for (size_t i = 0; i < r.tensors.size(); ++i) {
+    if (CompareValues(first_results.tensors[i], r.tensors[i],
+                      Comparison::kExact)
+            .has_value()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
+  DPFUZZ_ASSIGN_OR_RETURN(c10::OperatorHandle op,
+                          OperatorFor(given, c.variant));
   DPFUZZ_ASSIGN_OR_RETURN(CaseTensors variant, MaterializeVariant(c));
   CaseTensors baseline = MaterializeBaseline(c, variant);
+  OpSpec spec = given;  // Nondeterminism found below is judged as such.
+  std::optional<CaseTensors> baseline_again;
+  if ((spec.rules & kRuleCheckDeterminism) &&
+      !(spec.rules & kRuleNondeterministic)) {
+    baseline_again = MaterializeBaseline(c, variant);
+  }
   const std::vector<std::string> written = WrittenArguments(op);
   std::vector<void*> pointers_before;
   for (const std::string& name : written) {
@@ -320,6 +356,13 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& spec, const Case& c) {
     reference.emplace(op, c, baseline, written);
   }
   DPFUZZ_ASSIGN_OR_RETURN(CallResult b, Invoke(op, c, baseline.args));
+  if (baseline_again.has_value()) {
+    DPFUZZ_ASSIGN_OR_RETURN(
+        bool differ,
+        RunsDiffer(op, c, b, *baseline_again, written,
+                   ResultsOf(b, baseline.args, written)));
+    if (differ) spec.rules |= kRuleNondeterministic;
+  }
   DPFUZZ_ASSIGN_OR_RETURN(CallResult v, Invoke(op, c, variant.args));
   if (std::optional<CaseOutcome> errors = JudgeErrors(b, v, c, "forward")) {
     return *errors;
@@ -341,7 +384,7 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& spec, const Case& c) {
   }
   if (c.variant == Variant::kOut) {
     if (std::optional<CaseOutcome> out =
-            CheckOutArguments(c, variant, v, written, pointers_before)) {
+            CheckOutArguments(c, baseline, variant, v, written, pointers_before)) {
       return *out;
     }
   } else if (written.empty()) {
@@ -351,7 +394,9 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& spec, const Case& c) {
                      Evidence{"output 0", *broken, "", "", "", 0, ""});
     }
   }
-  if (!c.grad_outputs.empty() && written.empty()) {
+  // Gradients of a nondeterministic op differ as its values do.
+  if (!c.grad_outputs.empty() && written.empty() &&
+      !(spec.rules & kRuleNondeterministic)) {
     if (std::optional<CaseOutcome> grad =
             CheckBackward(c, baseline, variant, b, v, *reference)) {
       return *grad;

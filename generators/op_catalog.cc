@@ -1,0 +1,127 @@
+#include "generators/op_catalog.h"
+
+#include <fnmatch.h>
+
+#include <set>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "generators/op_registry.h"
+#include "generators/schema_spec.h"
+
+namespace dpfuzz {
+namespace {
+
+std::string SpecName(const OpSpec& spec) {
+  return spec.overload.empty() ? spec.op
+                               : absl::StrCat(spec.op, ".", spec.overload);
+}
+
+std::string Qualified(absl::string_view name) {
+  return absl::StrContains(name, "::") ? std::string(name)
+                                       : absl::StrCat("aten::", name);
+}
+
+bool IsGlob(absl::string_view pattern) {
+  return pattern.find_first_of("*?[") != absl::string_view::npos;
+}
+
+// Whether overload `full` ("aten::add.Tensor", op "aten::add") is named by
+// `pattern`.
+bool Matches(absl::string_view pattern, const std::string& full,
+             const std::string& op) {
+  if (pattern == "all") return absl::StartsWith(full, "aten::");
+  const std::string q = Qualified(pattern);
+  if (IsGlob(pattern)) {
+    return fnmatch(q.c_str(), full.c_str(), 0) == 0 ||
+           fnmatch(q.c_str(), op.c_str(), 0) == 0;
+  }
+  return q == full || q == op;
+}
+
+CatalogEntry EntryOf(const OverloadName& name) {
+  CatalogEntry e;
+  e.name = name.Full();
+  e.is_private = IsPrivateOp(name);
+  e.is_random = IsRandomOp(name);
+  if (const OpSpec* curated = FindCuratedOp(e.name);
+      curated != nullptr && SpecName(*curated) == e.name) {
+    e.spec = curated;
+    e.status = "curated";
+    return e;
+  }
+  absl::StatusOr<std::string> excluded = GenericExclusion(name);
+  if (excluded.ok() && excluded->empty()) e.spec = FindOp(e.name);
+  if (e.spec != nullptr) {
+    e.status = "generic";
+  } else {
+    e.status = "excluded";
+    e.reason = excluded.ok() ? *excluded : std::string(excluded.status().message());
+  }
+  return e;
+}
+
+}  // namespace
+
+std::vector<CatalogEntry> Catalog(absl::string_view pattern) {
+  std::vector<CatalogEntry> entries;
+  std::set<std::string> seen;
+  // Specs first (a curated spec without an overload stands for the op's
+  // main overload; an added spec may name an op of its own).
+  for (const OpSpec* spec : AllOps()) {
+    const std::string name = SpecName(*spec);
+    if (!Matches(pattern, name, spec->op) &&
+        !(pattern == "all")) {
+      continue;
+    }
+    CatalogEntry e;
+    e.name = name;
+    e.spec = spec;
+    e.status = "curated";
+    e.is_private = IsPrivateOp(SplitOverload(name));
+    e.is_random = (spec->rules & kRuleNondeterministic) != 0;
+    seen.insert(name);
+    entries.push_back(std::move(e));
+  }
+  for (const OverloadName& name : RegisteredOverloads()) {
+    const std::string full = name.Full();
+    if (seen.count(full) > 0 || !Matches(pattern, full, name.op)) continue;
+    // The overload a curated spec without an overload name covers.
+    if (name.overload.empty() && seen.count(name.op) > 0) continue;
+    entries.push_back(EntryOf(name));
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const CatalogEntry& a, const CatalogEntry& b) {
+              return a.name < b.name;
+            });
+  return entries;
+}
+
+absl::StatusOr<std::vector<const OpSpec*>> ResolveOps(
+    absl::string_view pattern) {
+  if (const OpSpec* exact = FindOp(pattern);
+      exact != nullptr && !IsGlob(pattern) && pattern != "all") {
+    return std::vector<const OpSpec*>{exact};
+  }
+  std::vector<const OpSpec*> specs;
+  std::vector<CatalogEntry> excluded;
+  for (const CatalogEntry& e : Catalog(pattern)) {
+    if (e.spec != nullptr) {
+      specs.push_back(e.spec);
+    } else {
+      excluded.push_back(e);
+    }
+  }
+  if (!specs.empty()) return specs;
+  if (excluded.size() == 1) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        excluded[0].name, " is not fuzzed: ", excluded[0].reason));
+  }
+  return absl::NotFoundError(absl::StrCat(
+      "no op \"", pattern, "\"",
+      excluded.empty() ? ""
+                       : absl::StrCat(" that can be fuzzed (", excluded.size(),
+                                      " overloads match, none fuzzable)")));
+}
+
+}  // namespace dpfuzz

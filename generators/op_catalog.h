@@ -1,0 +1,46 @@
+// The op catalog: every operator dpfuzz can be pointed at, by name or
+// pattern, and what it knows about each.
+//
+// Names: "aten::add.Tensor" (one overload), "add" or "aten::add" (every
+// overload of the op), "myns::myop" (an op of a loaded library), a glob
+// over full names ("aten::*_backward", "myns::*"), or "all" (every aten
+// overload and every added spec). Curated specs win where they exist;
+// other overloads get generic specs (generators/schema_spec.h); the ones
+// that cannot be fuzzed are left out of patterns and named in errors.
+//
+//   absl::StatusOr<std::vector<const OpSpec*>> ops = ResolveOps("aten::*pool*");
+//   for (const CatalogEntry& e : Catalog("aten::*")) ...
+
+#ifndef DPFUZZ_GENERATORS_OP_CATALOG_H_
+#define DPFUZZ_GENERATORS_OP_CATALOG_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "generators/op_spec.h"
+
+namespace dpfuzz {
+
+struct CatalogEntry {
+  std::string name;               // "aten::add.Tensor".
+  const OpSpec* spec = nullptr;   // nullptr when excluded.
+  std::string status;             // "curated", "generic" or "excluded".
+  std::string reason;             // Why excluded.
+  bool is_private = false;        // "_softmax".
+  bool is_random = false;
+};
+
+// Every overload matching `pattern` (a name, a glob or "all" as above),
+// and every added spec that matches, sorted by name.
+std::vector<CatalogEntry> Catalog(absl::string_view pattern);
+
+// The specs `pattern` names; an error naming the pattern when it names no
+// op, or names exactly one overload that cannot be fuzzed (with why).
+absl::StatusOr<std::vector<const OpSpec*>> ResolveOps(
+    absl::string_view pattern);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_GENERATORS_OP_CATALOG_H_

@@ -1,0 +1,194 @@
+#include "generators/schema_spec.h"
+
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/core/jit_type.h>
+
+#include <algorithm>
+#include <set>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "generators/schema_args.h"
+
+namespace dpfuzz {
+namespace {
+
+// Ops whose result is a fact about the input's layout (its strides, its
+// contiguity, its storage): a strided variant differs by definition.
+bool ResultIsLayout(const std::string& op) {
+  static const std::set<std::string> kQueries = {
+      "aten::stride",
+      "aten::storage_offset",
+      "aten::is_contiguous",
+      "aten::is_non_overlapping_and_dense",
+      "aten::is_set_to",
+      "aten::_debug_has_internal_overlap",
+      "aten::_reshape_alias",
+      "aten::_nested_tensor_strides",
+      "aten::data",
+  };
+  return kQueries.count(op) > 0 || absl::StrContains(op, "strided");
+}
+
+// Words in the names of ops that draw random numbers, for the versions and
+// libraries whose schemas carry no nondeterministic_seeded tag.
+bool HasRandomName(const std::string& op) {
+  for (absl::string_view word :
+       {"rand", "dropout", "bernoulli", "multinomial", "normal", "uniform",
+        "exponential", "cauchy", "geometric", "poisson", "binomial", "rrelu",
+        "_sample_dirichlet", "_standard_gamma", "empty"}) {
+    if (absl::StrContains(op, word)) return true;
+  }
+  return false;
+}
+
+bool Writes(const c10::FunctionSchema& schema) {
+  for (const c10::Argument& arg : schema.arguments()) {
+    if (arg.alias_info() != nullptr && arg.alias_info()->isWrite()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool IsTensorLike(const c10::TypePtr& type) {
+  switch (type->kind()) {
+    case c10::TypeKind::TensorType:
+      return true;
+    case c10::TypeKind::OptionalType:
+      return IsTensorLike(type->castRaw<c10::OptionalType>()->getElementType());
+    case c10::TypeKind::ListType:
+      return IsTensorLike(type->castRaw<c10::ListType>()->getElementType());
+    default:
+      return false;
+  }
+}
+
+bool HasTensorArgument(const c10::FunctionSchema& schema) {
+  for (const c10::Argument& arg : schema.arguments()) {
+    if (IsTensorLike(arg.real_type())) return true;
+  }
+  return false;
+}
+
+c10::optional<c10::OperatorHandle> Find(const std::string& op,
+                                        const std::string& overload) {
+  return c10::Dispatcher::singleton().findSchema({op, overload});
+}
+
+// The names of the arguments `schema` reads, in order.
+std::vector<std::string> ReadArguments(const c10::FunctionSchema& schema) {
+  std::vector<std::string> names;
+  for (const c10::Argument& arg : schema.arguments()) {
+    if (arg.alias_info() == nullptr || !arg.alias_info()->isWrite()) {
+      names.push_back(arg.name());
+    }
+  }
+  return names;
+}
+
+// The out= overload of functional `name`: same op, the same arguments read,
+// written arguments besides.
+std::string OutOverload(const OverloadName& name,
+                        const c10::FunctionSchema& functional) {
+  const std::vector<std::string> reads = ReadArguments(functional);
+  for (const OverloadName& other : RegisteredOverloads()) {
+    if (other.op != name.op || other.overload == name.overload) continue;
+    c10::optional<c10::OperatorHandle> h = Find(other.op, other.overload);
+    if (!h.has_value() || !Writes(h->schema())) continue;
+    if (ReadArguments(h->schema()) == reads &&
+        h->schema().returns().size() == functional.returns().size()) {
+      return other.overload;
+    }
+  }
+  return "";
+}
+
+bool HasInplace(const OverloadName& name,
+                const c10::FunctionSchema& functional) {
+  c10::optional<c10::OperatorHandle> h = Find(name.op + "_", name.overload);
+  if (!h.has_value() || h->schema().arguments().empty()) return false;
+  const c10::Argument& self = h->schema().arguments()[0];
+  return self.name() == "self" && self.alias_info() != nullptr &&
+         self.alias_info()->isWrite() &&
+         h->schema().arguments().size() == functional.arguments().size();
+}
+
+}  // namespace
+
+std::string OverloadName::Full() const {
+  return overload.empty() ? op : absl::StrCat(op, ".", overload);
+}
+
+std::vector<OverloadName> RegisteredOverloads() {
+  std::vector<OverloadName> names;
+  for (const c10::OperatorName& n :
+       c10::Dispatcher::singleton().getAllOpNames()) {
+    names.push_back({n.name, n.overload_name});
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+bool IsPrivateOp(const OverloadName& name) {
+  const size_t colons = name.op.find("::");
+  return name.op.compare(colons == std::string::npos ? 0 : colons + 2, 1,
+                         "_") == 0;
+}
+
+bool IsRandomOp(const OverloadName& name) {
+  c10::optional<c10::OperatorHandle> h = Find(name.op, name.overload);
+  if (h.has_value() && h->hasTag(at::Tag::nondeterministic_seeded)) {
+    return true;
+  }
+  return HasRandomName(name.op);
+}
+
+absl::StatusOr<std::string> GenericExclusion(const OverloadName& name) {
+  c10::optional<c10::OperatorHandle> h = Find(name.op, name.overload);
+  if (!h.has_value()) {
+    return absl::NotFoundError(absl::StrCat(
+        "operator ", name.Full(), " is not registered with this LibTorch"));
+  }
+  const c10::FunctionSchema& schema = h->schema();
+  if (Writes(schema)) {
+    return std::string(
+        "writes its arguments (fuzzed as the out= or in-place variant of a "
+        "functional overload)");
+  }
+  if (ResultIsLayout(name.op)) {
+    return std::string("its result is the layout itself");
+  }
+  if (!HasTensorArgument(schema)) {
+    return std::string("no tensor argument: no layout to vary");
+  }
+  return UndrawableReason(schema);
+}
+
+absl::StatusOr<OpSpec> GenericOpSpec(const OverloadName& name) {
+  absl::StatusOr<std::string> excluded = GenericExclusion(name);
+  if (!excluded.ok()) return excluded.status();
+  if (!excluded->empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(name.Full(), " is not fuzzed: ", *excluded));
+  }
+  const c10::FunctionSchema schema = Find(name.op, name.overload)->schema();
+  OpSpec spec;
+  spec.op = name.op;
+  spec.overload = name.overload;
+  spec.out_overload = OutOverload(name, schema);
+  spec.has_inplace = HasInplace(name, schema);
+  spec.family = "generic";
+  spec.differentiable = true;
+  spec.comparison = Comparison::kTolerance;
+  spec.rules = kRuleCheckDeterminism |
+               (IsRandomOp(name) ? kRuleNondeterministic : 0u);
+  spec.dtypes = AllDTypes();
+  spec.make_args = [schema](Rng& rng, DType dtype) {
+    // UndrawableReason was empty, so the draw cannot fail.
+    return *DrawSchemaArgs(schema, dtype, rng);
+  };
+  return spec;
+}
+
+}  // namespace dpfuzz

@@ -1,0 +1,63 @@
+// Generic OpSpecs: any operator registered with the dispatcher, fuzzed from
+// its schema when no curated spec exists.
+//
+// A generic spec is made for one functional overload (a schema that writes
+// none of its arguments). Its out= variant is the overload of the same op
+// whose other arguments are the functional's and which writes its "!"
+// arguments; its in-place variant is `op_` with the same overload name.
+// Arguments are drawn from the schema (generators/schema_args.h), every
+// dtype is tried (the op's own rejections are not findings), results are
+// compared with tolerances, and gradients are checked wherever autograd
+// gives them. Random ops (the nondeterministic_seeded tag, or a random
+// name) are compared only on shapes, dtypes and errors; every generic op
+// has its baseline run twice to find the nondeterministic ones
+// (kRuleCheckDeterminism).
+//
+// Some ops cannot be fuzzed this way; GenericStatus says why:
+//   writes its arguments (fuzzed as the out=/in-place variant of another);
+//   its result is the layout itself (as_strided, stride, is_contiguous);
+//   no tensor argument (nothing has a layout);
+//   an argument of a type dpfuzz does not generate (Dimname, Generator...).
+//
+//   absl::StatusOr<OpSpec> spec = GenericOpSpec("aten::add", "Tensor");
+
+#ifndef DPFUZZ_GENERATORS_SCHEMA_SPEC_H_
+#define DPFUZZ_GENERATORS_SCHEMA_SPEC_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "generators/op_spec.h"
+
+namespace dpfuzz {
+
+// A registered overload: "aten::add" and "Tensor" ("" for the default).
+struct OverloadName {
+  std::string op;
+  std::string overload;
+
+  std::string Full() const;  // "aten::add.Tensor", "aten::relu".
+  friend bool operator<(const OverloadName& a, const OverloadName& b) {
+    return a.Full() < b.Full();
+  }
+};
+
+// Every overload registered now (loaded libraries included), sorted.
+std::vector<OverloadName> RegisteredOverloads();
+
+// Why `name` cannot get a generic spec; "" when it can. NotFound when it
+// is not registered.
+absl::StatusOr<std::string> GenericExclusion(const OverloadName& name);
+
+// True for private ops ("_softmax") and random ones (see above).
+bool IsPrivateOp(const OverloadName& name);
+bool IsRandomOp(const OverloadName& name);
+
+// The generic spec of `name`; FailedPrecondition with the exclusion's
+// reason, NotFound when it is not registered.
+absl::StatusOr<OpSpec> GenericOpSpec(const OverloadName& name);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_GENERATORS_SCHEMA_SPEC_H_
