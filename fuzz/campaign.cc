@@ -13,6 +13,7 @@
 #include "crashes/findings_store.h"
 #include "crashes/python_repro_check.h"
 #include "crashes/repro_files.h"
+#include "fuzz/op_knowledge.h"
 #include "fuzz/repro_checker.h"
 #include "generators/rng.h"
 #include "oracles/case_builder.h"
@@ -30,6 +31,8 @@ constexpr int kMaxInvalidInARow = 2000;
 // workers get this long to finish; the rest are abandoned (and counted).
 constexpr double kGraceSeconds = 2;
 constexpr double kMinReproWaitSeconds = 10;
+// A generic op's draw is the likeliest valid of this many candidates.
+constexpr int kDrawCandidates = 4;
 // Budget of one reduction within a campaign.
 constexpr int kReduceMaxCalls = 300;
 constexpr double kReduceMaxSeconds = 60;
@@ -74,6 +77,7 @@ class Campaign {
     std::vector<DType> dtypes;
     std::vector<Variant> variants;
     int invalid_in_a_row = 0;
+    bool learns = false;  // A generic op: draws follow what worked.
   };
 
   double Elapsed() const {
@@ -108,6 +112,7 @@ class Campaign {
   std::map<std::string, Finding> reduced_;  // By signature as found.
   std::vector<OpState> ops_;
   size_t next_op_ = 0;
+  OpKnowledge knowledge_;  // Loaded from and saved to the findings dir.
 };
 
 bool Campaign::Setup() {
@@ -121,10 +126,18 @@ bool Campaign::Setup() {
     }
     store_ = *opened;
     if (options_.python_check) checker_.emplace(*opened);
+    absl::StatusOr<OpKnowledge> k =
+        OpKnowledge::Load(absl::StrCat(options_.findings_dir, "/", kOpStatsFile));
+    if (k.ok()) {
+      knowledge_ = std::move(*k);
+    } else {
+      log_ << "WARNING: " << k.status().message() << "; starting afresh\n";
+    }
   }
   for (const OpSpec* spec : options_.ops) {
     OpState state{spec, OpName(*spec), AllowedDTypes(*spec, options_.dtypes),
                   VariantsOf(*spec)};
+    state.learns = (spec->rules & kRuleCheckDeterminism) != 0;
     if (state.dtypes.empty()) {
       log_ << "WARNING: " << spec->op
            << " accepts none of the requested dtypes; skipped\n";
@@ -144,9 +157,20 @@ bool Campaign::WantMore() const {
 
 Ticket Campaign::Draw() {
   OpState& op = ops_[next_op_++ % ops_.size()];
-  const DType dtype = rng_.Pick(op.dtypes);
+  DType dtype = rng_.Pick(op.dtypes);
   const Variant variant = rng_.Pick(op.variants);
-  return DrawTicket(op.name, dtype, variant, rng_.Next());
+  uint64_t seed = rng_.Next();
+  // A generic op: the candidate whose dtype and plan worked best so far.
+  for (int i = 1; op.learns && i < kDrawCandidates; ++i) {
+    const DType d = rng_.Pick(op.dtypes);
+    const uint64_t s = rng_.Next();
+    if (knowledge_.Estimate(op.name, d, s) >
+        knowledge_.Estimate(op.name, dtype, seed)) {
+      dtype = d;
+      seed = s;
+    }
+  }
+  return DrawTicket(op.name, dtype, variant, seed);
 }
 
 bool Campaign::Muted(const Finding& finding) {
@@ -251,6 +275,7 @@ void Campaign::Handle(TicketResult& r) {
   switch (r.kind) {
     case TicketResult::Kind::kInvalid: {
       ++summary_.invalid;
+      knowledge_.Record(r.ticket.op, r.ticket.dtype, r.ticket.seed, false);
       const auto op =
           std::find_if(ops_.begin(), ops_.end(),
                        [&](const OpState& s) { return s.name == r.ticket.op; });
@@ -279,6 +304,9 @@ void Campaign::Handle(TicketResult& r) {
   }
   for (OpState& op : ops_) {
     if (op.name == r.ticket.op) op.invalid_in_a_row = 0;
+  }
+  if (r.kind != TicketResult::Kind::kLateCulprit) {
+    knowledge_.Record(r.ticket.op, r.ticket.dtype, r.ticket.seed, true);
   }
   ++summary_.verdicts[r.verdict];
   if (r.finding.has_value()) HandleFinding(*r.finding);
@@ -369,6 +397,14 @@ CampaignSummary Campaign::Run() {
     }
   }
   summary_.worker_deaths = sup.worker_deaths();
+  if (store_.has_value()) {
+    const absl::Status saved = knowledge_.Save(
+        absl::StrCat(options_.findings_dir, "/", kOpStatsFile));
+    if (!saved.ok()) {
+      ++summary_.errors;
+      log_ << "ERROR: " << saved.message() << "\n";
+    }
+  }
   summary_.seconds = Elapsed();
   if (options_.progress) {
     PrintProgress();

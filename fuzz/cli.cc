@@ -18,6 +18,7 @@
 #include "common/status_macros.h"
 #include "generators/op_catalog.h"
 #include "generators/op_library.h"
+#include "fuzz/op_knowledge.h"
 #include "generators/op_registry.h"
 
 ABSL_FLAG(
@@ -110,7 +111,8 @@ std::string UsageText() {
       "       dpfuzz reduce PATH [--out=FILE]\n"
       "                               a case reduced to a minimal one that\n"
       "                               shows the same bug\n"
-      "       dpfuzz list-ops         the ops, their variants and dtypes\n\n"
+      "       dpfuzz list-ops [--op=PATTERN]  every op: curated, generic or excluded\n"
+      "                                (why), variants, valid cases so far\n\n"
       "Cases run in --jobs worker processes; a case that kills its worker, "
       "runs past\n"
       "--timeout or past --rss_limit_mb is a crash, timeout or oom "
@@ -133,18 +135,45 @@ std::string UsageText() {
 }
 
 std::string ListOpsText() {
+  const std::string op_flag = absl::GetFlag(FLAGS_op);
+  const std::string pattern = op_flag.empty() ? "all" : op_flag;
+  const std::string findings = absl::GetFlag(FLAGS_findings);
+  absl::StatusOr<OpKnowledge> knowledge =
+      findings.empty() ? OpKnowledge()
+                       : OpKnowledge::Load(findings + "/" + kOpStatsFile);
   std::string text;
-  for (const OpSpec* spec_ptr : AllOps()) {
-    const OpSpec& spec = *spec_ptr;
-    std::vector<std::string> variants;
-    for (Variant v : VariantsOf(spec)) variants.emplace_back(VariantName(v));
-    std::vector<std::string> dtypes;
-    for (DType d : spec.dtypes) dtypes.emplace_back(DTypeName(d));
-    absl::StrAppend(&text, spec.op, spec.overload.empty() ? "" : ".",
-                    spec.overload, "\tcurated\t", spec.family, "\t",
+  int64_t counted = 0, covered = 0;
+  for (const CatalogEntry& e : Catalog(pattern)) {
+    std::vector<std::string> variants, dtypes;
+    std::string detail = e.reason;
+    if (e.spec != nullptr) {
+      detail = e.spec->family;
+      for (Variant v : VariantsOf(*e.spec)) {
+        variants.emplace_back(VariantName(v));
+      }
+      for (DType d : e.spec->dtypes) dtypes.emplace_back(DTypeName(d));
+    }
+    const OpStats* stats =
+        knowledge.ok() ? knowledge->Find(e.name) : nullptr;
+    const Tally cases = stats != nullptr ? stats->all : Tally{};
+    std::vector<std::string> marks;
+    if (e.is_private) marks.emplace_back("private");
+    if (e.is_random) marks.emplace_back("random");
+    absl::StrAppend(&text, e.name, "\t", e.status, "\t", detail, "\t",
                     absl::StrJoin(variants, ","), "\t",
-                    absl::StrJoin(dtypes, ","), "\n");
+                    absl::StrJoin(dtypes, ","), "\t", cases.valid, "/",
+                    cases.tried, "\t", absl::StrJoin(marks, ","), "\n");
+    if (!e.is_private && !e.is_random && !e.writes) {
+      ++counted;
+      if (cases.valid > 0) ++covered;
+    }
   }
+  absl::StrAppend(&text, "SUMMARY: ", covered, " of ", counted,
+                  " functional, non-private, non-random overloads have had a "
+                  "valid case",
+                  findings.empty() ? "" : absl::StrCat(" (stats in ", findings,
+                                                        "/", kOpStatsFile, ")"),
+                  "\n");
   return text;
 }
 

@@ -35,8 +35,11 @@ absl::StatusOr<CommandLine> ParseCommandLine(int argc, char** argv);
 // The usage text --help prints.
 std::string UsageText();
 
-// `dpfuzz list-ops`: one line per op: qualified name, status, family,
-// variants, dtypes.
+// `dpfuzz list-ops [--op=PATTERN] [--findings=DIR]`: one line per overload
+// that PATTERN names (default: all), tab-separated: name, status (curated,
+// generic, excluded), family or why excluded, variants, dtypes, cases
+// ("valid/drawn" from DIR's op stats), and "private" / "random" marks;
+// then a SUMMARY: line counting ops with a valid case.
 std::string ListOpsText();
 
 // Options of a fuzzing campaign from the parsed flags; errors name the

@@ -52,6 +52,7 @@ CatalogEntry EntryOf(const OverloadName& name) {
   }
   absl::StatusOr<std::string> excluded = GenericExclusion(name);
   if (excluded.ok() && excluded->empty()) e.spec = FindOp(e.name);
+  e.writes = excluded.ok() && *excluded == kWritesArguments;
   if (e.spec != nullptr) {
     e.status = "generic";
   } else {
@@ -99,8 +100,10 @@ std::vector<CatalogEntry> Catalog(absl::string_view pattern) {
 
 absl::StatusOr<std::vector<const OpSpec*>> ResolveOps(
     absl::string_view pattern) {
+  // One overload by its full name; a name without one means them all.
   if (const OpSpec* exact = FindOp(pattern);
-      exact != nullptr && !IsGlob(pattern) && pattern != "all") {
+      exact != nullptr && !IsGlob(pattern) &&
+      SplitOverload(pattern).overload != "") {
     return std::vector<const OpSpec*>{exact};
   }
   std::vector<const OpSpec*> specs;

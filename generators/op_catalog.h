@@ -30,6 +30,7 @@ struct CatalogEntry {
   std::string reason;             // Why excluded.
   bool is_private = false;        // "_softmax".
   bool is_random = false;
+  bool writes = false;  // Writes its arguments: another op's variant.
 };
 
 // Every overload matching `pattern` (a name, a glob or "all" as above),

@@ -76,12 +76,12 @@ c10::optional<c10::OperatorHandle> Find(const std::string& op,
   return c10::Dispatcher::singleton().findSchema({op, overload});
 }
 
-// The names of the arguments `schema` reads, in order.
+// The arguments `schema` reads, in order, as "name: type".
 std::vector<std::string> ReadArguments(const c10::FunctionSchema& schema) {
   std::vector<std::string> names;
   for (const c10::Argument& arg : schema.arguments()) {
     if (arg.alias_info() == nullptr || !arg.alias_info()->isWrite()) {
-      names.push_back(arg.name());
+      names.push_back(absl::StrCat(arg.name(), ": ", arg.type()->str()));
     }
   }
   return names;
@@ -152,9 +152,7 @@ absl::StatusOr<std::string> GenericExclusion(const OverloadName& name) {
   }
   const c10::FunctionSchema& schema = h->schema();
   if (Writes(schema)) {
-    return std::string(
-        "writes its arguments (fuzzed as the out= or in-place variant of a "
-        "functional overload)");
+    return std::string(kWritesArguments);
   }
   if (ResultIsLayout(name.op)) {
     return std::string("its result is the layout itself");

@@ -43,6 +43,11 @@ struct OverloadName {
   }
 };
 
+// The exclusion of overloads that write their arguments.
+inline constexpr char kWritesArguments[] =
+    "writes its arguments (fuzzed as the out= or in-place variant of a "
+    "functional overload)";
+
 // Every overload registered now (loaded libraries included), sorted.
 std::vector<OverloadName> RegisteredOverloads();
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A campaign over every curated op, one dpfuzz process per op, so that an
+# A campaign over every curated op (generic ops: dpfuzz --op=all), one dpfuzz process per op, so that an
 # op that crashes LibTorch costs only its own run (until cases run in
 # isolated workers). Writes OUT/findings, OUT/logs/<op>.{log,json} and
 # OUT/logs/status.txt (each op's exit status: 0 clean, 1 findings, else the
@@ -16,7 +16,7 @@ scripts/build.sh default >&2 || exit 2
 dpfuzz="$PWD/build/default/fuzz/dpfuzz"
 mkdir -p "$out/logs"
 : > "$out/logs/status.txt"
-"$dpfuzz" list-ops | cut -f1 | while read -r op; do
+"$dpfuzz" list-ops --findings= | awk -F'\t' '$2 == "curated" {print $1}' | while read -r op; do
   "$dpfuzz" --op="$op" --max_time="$seconds" --findings="$out/findings" --noprogress \
     --summary_json="$out/logs/$op.json" "$@" > "$out/logs/$op.log" 2>&1
   status=$?

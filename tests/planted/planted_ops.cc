@@ -161,6 +161,15 @@ at::Tensor& GoodNegOut(const at::Tensor& self, at::Tensor& out) {
 
 at::Tensor& GoodNegInplace(at::Tensor& self) { return self.neg_(); }
 
+// Nondeterministic by design, with no random word in its name and no tag:
+// adds how many times it has been called. Only the generic path's
+// determinism check (two baseline runs) can tell; it must never be
+// reported as a value mismatch.
+at::Tensor CounterAdd(const at::Tensor& self) {
+  static int64_t calls = 0;
+  return self + (++calls);
+}
+
 }  // namespace
 
 TORCH_LIBRARY(planted, m) {
@@ -186,4 +195,5 @@ TORCH_LIBRARY(planted, m) {
   m.def("good_neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
         GoodNegOut);
   m.def("good_neg_(Tensor(a!) self) -> Tensor(a!)", GoodNegInplace);
+  m.def("counter_add(Tensor self) -> Tensor", CounterAdd);
 }

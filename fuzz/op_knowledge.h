@@ -1,0 +1,60 @@
+// What campaigns have learned about each op's valid arguments, kept in the
+// findings directory (op_stats.json) from one campaign to the next.
+//
+// For every op: the cases drawn and the valid ones (the op accepted the
+// contiguous baseline's arguments), in all and per dtype and schema plan
+// (generators/schema_args.h: rank and shape relation). A campaign prefers,
+// for a generic op, the draws whose dtype and plan have worked before
+// (Estimate); `dpfuzz list-ops` shows the counts.
+//
+//   OpKnowledge k = *OpKnowledge::Load(dir + "/op_stats.json");
+//   k.Record("aten::add.Tensor", DType::kFloat32, seed, /*valid=*/true);
+//   k.Save(path);
+
+#ifndef DPFUZZ_FUZZ_OP_KNOWLEDGE_H_
+#define DPFUZZ_FUZZ_OP_KNOWLEDGE_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "generators/dtype.h"
+
+namespace dpfuzz {
+
+inline constexpr char kOpStatsFile[] = "op_stats.json";
+
+struct Tally {
+  int64_t tried = 0;
+  int64_t valid = 0;
+};
+
+struct OpStats {
+  Tally all;
+  std::map<std::string, Tally> by_draw;  // "f32 r2/same" -> tally.
+};
+
+class OpKnowledge {
+ public:
+  // An empty store when `path` does not exist; an error when it is not a
+  // stats file.
+  static absl::StatusOr<OpKnowledge> Load(const std::string& path);
+  absl::Status Save(const std::string& path) const;
+
+  void Record(const std::string& op, DType dtype, uint64_t seed, bool valid);
+
+  // The chance that this draw is valid: (valid + 1) / (tried + 2) of its
+  // dtype and plan, so untried draws count as even odds.
+  double Estimate(const std::string& op, DType dtype, uint64_t seed) const;
+
+  // nullptr when the op has no cases yet.
+  const OpStats* Find(const std::string& op) const;
+
+ private:
+  std::map<std::string, OpStats> ops_;
+};
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_FUZZ_OP_KNOWLEDGE_H_

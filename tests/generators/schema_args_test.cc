@@ -1,0 +1,124 @@
+// Arguments drawn from schemas, and the generic specs made from them.
+
+#include "generators/schema_args.h"
+
+#include <ATen/core/dispatch/Dispatcher.h>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "generators/schema_spec.h"
+
+namespace dpfuzz {
+namespace {
+
+using ::testing::HasSubstr;
+
+c10::FunctionSchema Schema(const char* op, const char* overload) {
+  return c10::Dispatcher::singleton().findSchemaOrThrow(op, overload).schema();
+}
+
+const TensorSpec* TensorArg(const std::vector<Argument>& args,
+                            const std::string& name) {
+  for (const Argument& a : args) {
+    if (a.name == name) return std::get_if<TensorSpec>(&a.value);
+  }
+  return nullptr;
+}
+
+TEST(SchemaArgsTest, PlanIsTheFirstDrawAndShapesFollowIt) {
+  const c10::FunctionSchema add = Schema("aten::add", "Tensor");
+  int same = 0;
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    const SchemaPlan plan = PlanOfSeed(seed);
+    Rng rng(seed);
+    absl::StatusOr<std::vector<Argument>> args =
+        DrawSchemaArgs(add, DType::kFloat32, rng);
+    ASSERT_TRUE(args.ok()) << args.status();
+    const TensorSpec* self = TensorArg(*args, "self");
+    const TensorSpec* other = TensorArg(*args, "other");
+    ASSERT_NE(self, nullptr);
+    ASSERT_NE(other, nullptr);
+    EXPECT_EQ(self->layout.sizes.size(), static_cast<size_t>(plan.rank));
+    EXPECT_EQ(self->dtype, DType::kFloat32);
+    if (plan.relation == ShapeRelation::kSame) {
+      EXPECT_EQ(other->layout.sizes, self->layout.sizes);
+      ++same;
+    }
+    if (plan.relation == ShapeRelation::kScalars) {
+      EXPECT_TRUE(other->layout.sizes.empty());
+    }
+  }
+  EXPECT_GT(same, 20);  // Every relation is drawn.
+}
+
+TEST(SchemaArgsTest, DimsAreValidAndIndicesInRange) {
+  const c10::FunctionSchema softmax = Schema("aten::softmax", "int");
+  const c10::FunctionSchema gather = Schema("aten::gather", "");
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    Rng rng(seed);
+    std::vector<Argument> args = *DrawSchemaArgs(softmax, DType::kFloat64, rng);
+    const int64_t rank = TensorArg(args, "self")->layout.sizes.size();
+    for (const Argument& a : args) {
+      if (a.name != "dim") continue;
+      const int64_t dim = std::get<int64_t>(a.value);
+      EXPECT_GE(dim, -std::max<int64_t>(rank, 1));
+      EXPECT_LT(dim, std::max<int64_t>(rank, 1));
+    }
+    Rng rng2(seed);
+    args = *DrawSchemaArgs(gather, DType::kFloat32, rng2);
+    const TensorSpec* index = TensorArg(args, "index");
+    ASSERT_NE(index, nullptr);
+    EXPECT_EQ(index->dtype, DType::kInt64);
+  }
+}
+
+TEST(SchemaArgsTest, UndrawableArgumentsAreNamed) {
+  EXPECT_EQ(UndrawableReason(Schema("aten::add", "Tensor")), "");
+  EXPECT_THAT(UndrawableReason(Schema("aten::softmax", "Dimname")),
+              HasSubstr("argument dim of type"));
+  Rng rng(1);
+  EXPECT_FALSE(
+      DrawSchemaArgs(Schema("aten::softmax", "Dimname"), DType::kFloat32, rng)
+          .ok());
+}
+
+TEST(SchemaSpecTest, VariantsAreFoundFromTheSchemas) {
+  absl::StatusOr<OpSpec> hardtanh = GenericOpSpec({"aten::hardtanh", ""});
+  ASSERT_TRUE(hardtanh.ok()) << hardtanh.status();
+  EXPECT_EQ(hardtanh->out_overload, "out");
+  EXPECT_TRUE(hardtanh->has_inplace);
+  EXPECT_EQ(hardtanh->family, "generic");
+  EXPECT_TRUE(hardtanh->rules & kRuleCheckDeterminism);
+  EXPECT_FALSE(hardtanh->rules & kRuleNondeterministic);
+  // xlogy.Tensor's out= is xlogy.OutTensor, not the Scalar overloads'.
+  absl::StatusOr<OpSpec> xlogy = GenericOpSpec({"aten::xlogy", "Tensor"});
+  ASSERT_TRUE(xlogy.ok()) << xlogy.status();
+  EXPECT_EQ(xlogy->out_overload, "OutTensor");
+}
+
+TEST(SchemaSpecTest, ExclusionsSayWhy) {
+  EXPECT_EQ(*GenericExclusion({"aten::add", "out"}), kWritesArguments);
+  EXPECT_EQ(*GenericExclusion({"aten::as_strided", ""}),
+            "its result is the layout itself");
+  EXPECT_EQ(*GenericExclusion({"aten::ones", ""}),
+            "no tensor argument: no layout to vary");
+  EXPECT_EQ(GenericExclusion({"aten::no_such_op", ""}).status().code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(GenericOpSpec({"aten::as_strided", ""})
+                              .status()
+                              .message()),
+              HasSubstr("is not fuzzed: its result is the layout itself"));
+}
+
+TEST(SchemaSpecTest, RandomAndPrivateOps) {
+  EXPECT_TRUE(IsRandomOp({"aten::bernoulli", "p"}));     // By its tag.
+  EXPECT_TRUE(IsRandomOp({"aten::dropout", ""}));        // By its name.
+  EXPECT_FALSE(IsRandomOp({"aten::hardtanh", ""}));
+  EXPECT_TRUE(IsPrivateOp({"aten::_softmax", ""}));
+  EXPECT_FALSE(IsPrivateOp({"aten::softmax", "int"}));
+  EXPECT_TRUE(GenericOpSpec({"aten::bernoulli", "p"})->rules &
+              kRuleNondeterministic);
+}
+
+}  // namespace
+}  // namespace dpfuzz

@@ -1,0 +1,99 @@
+// The generic path end to end in process: ops found by name and pattern,
+// cases drawn from their schemas, nondeterminism found and not reported.
+
+#include <map>
+#include <set>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "generators/op_catalog.h"
+#include "generators/op_registry.h"
+#include "oracles/case_builder.h"
+#include "oracles/run_case.h"
+
+namespace dpfuzz {
+namespace {
+
+using ::testing::HasSubstr;
+
+// The verdicts of the valid cases among `seeds` draws of `spec`.
+std::map<Verdict, int> Verdicts(const OpSpec& spec, int seeds) {
+  std::map<Verdict, int> verdicts;
+  for (uint64_t seed = 1; seed <= static_cast<uint64_t>(seeds); ++seed) {
+    absl::StatusOr<std::optional<Case>> c =
+        BuildCase(spec, DType::kFloat32, Variant::kFunctional, seed);
+    EXPECT_TRUE(c.ok()) << c.status();
+    if (!c.ok() || !c->has_value()) continue;
+    absl::StatusOr<CaseOutcome> o = RunCase(spec, **c);
+    EXPECT_TRUE(o.ok()) << o.status();
+    if (o.ok()) ++verdicts[o->verdict];
+  }
+  return verdicts;
+}
+
+TEST(GenericOpsTest, NamesAndPatternsResolve) {
+  // "add": the curated spec, and generic specs for the other overloads.
+  absl::StatusOr<std::vector<const OpSpec*>> add = ResolveOps("add");
+  ASSERT_TRUE(add.ok()) << add.status();
+  std::set<std::string> families;
+  for (const OpSpec* s : *add) families.insert(s->family);
+  EXPECT_TRUE(families.count("generic"));
+  EXPECT_THAT(*add, ::testing::Contains(FindCuratedOp("add")));  // Wins.
+  EXPECT_THAT(*add, ::testing::Contains(FindOp("aten::add.Scalar")));
+  // One generic overload by its full name.
+  absl::StatusOr<std::vector<const OpSpec*>> hardtanh =
+      ResolveOps("aten::hardtanh");
+  ASSERT_TRUE(hardtanh.ok());
+  ASSERT_EQ(hardtanh->size(), 1u);
+  EXPECT_EQ((*hardtanh)[0]->family, "generic");
+  // A glob: backward ops are ops too.
+  absl::StatusOr<std::vector<const OpSpec*>> backward =
+      ResolveOps("aten::*_backward");
+  ASSERT_TRUE(backward.ok());
+  EXPECT_GT(backward->size(), 20u);
+  EXPECT_THAT(std::string(ResolveOps("aten::as_strided").status().message()),
+              HasSubstr("its result is the layout itself"));
+  EXPECT_EQ(ResolveOps("no_such_op").status().code(),
+            absl::StatusCode::kNotFound);
+}
+
+TEST(GenericOpsTest, CorrectOpsAgree) {
+  const OpSpec* hardswish = FindOp("aten::hardswish");
+  ASSERT_NE(hardswish, nullptr);
+  const std::map<Verdict, int> v = Verdicts(*hardswish, 100);
+  EXPECT_GT(v.count(Verdict::kAgree) ? v.at(Verdict::kAgree) : 0, 20);
+  EXPECT_EQ(v.count(Verdict::kMismatch), 0u);
+}
+
+// planted::counter_add (tests/planted) adds its call count: only running
+// the baseline twice shows it is nondeterministic.
+TEST(GenericOpsTest, NondeterminismIsFoundAndNotReported) {
+  const OpSpec* counter = FindOp("planted::counter_add");
+  ASSERT_NE(counter, nullptr);
+  ASSERT_EQ(counter->family, "generic");
+  const std::map<Verdict, int> checked = Verdicts(*counter, 60);
+  EXPECT_EQ(checked.count(Verdict::kMismatch), 0u);
+  EXPECT_GT(checked.count(Verdict::kAgree) ? checked.at(Verdict::kAgree) : 0,
+            10);
+  // Without the check, and compared exactly (a float64 reference run,
+  // being a later call, would give slack), valid cases are mismatches.
+  OpSpec unchecked = *counter;
+  unchecked.rules &= ~kRuleCheckDeterminism;
+  unchecked.comparison = Comparison::kExact;
+  const std::map<Verdict, int> v = Verdicts(unchecked, 60);
+  EXPECT_GT(v.count(Verdict::kMismatch) ? v.at(Verdict::kMismatch) : 0, 10);
+}
+
+TEST(GenericOpsTest, RandomOpsCompareShapesOnly) {
+  for (const char* name : {"aten::rand_like", "aten::bernoulli.p"}) {
+    const OpSpec* spec = FindOp(name);
+    ASSERT_NE(spec, nullptr) << name;
+    const std::map<Verdict, int> v = Verdicts(*spec, 60);
+    EXPECT_EQ(v.count(Verdict::kMismatch), 0u) << name;
+    EXPECT_EQ(v.count(Verdict::kGradMismatch), 0u) << name;
+    EXPECT_GT(v.count(Verdict::kAgree) ? v.at(Verdict::kAgree) : 0, 5) << name;
+  }
+}
+
+}  // namespace
+}  // namespace dpfuzz
