@@ -70,8 +70,8 @@ bool ReduceOne(const std::string& group, const std::string& name,
   options.verify = [&runner](const Case& c) { return runner.RunFresh(c); };
   const ReduceResult r = Reduce(
       original, [&runner](const Case& c) { return runner.Run(c); }, options);
-  rows.push_back({group, name, ReductionSummary(original.c, r), r.calls,
-                  r.seconds});
+  rows.push_back(
+      {group, name, ReductionSummary(original.c, r), r.calls, r.seconds});
   std::cout << absl::StrFormat("%-7s %-55s %s\n", group, name,
                                rows.back().summary)
             << std::flush;

@@ -126,8 +126,8 @@ bool Campaign::Setup() {
     }
     store_ = *opened;
     if (options_.python_check) checker_.emplace(*opened);
-    absl::StatusOr<OpKnowledge> k =
-        OpKnowledge::Load(absl::StrCat(options_.findings_dir, "/", kOpStatsFile));
+    absl::StatusOr<OpKnowledge> k = OpKnowledge::Load(
+        absl::StrCat(options_.findings_dir, "/", kOpStatsFile));
     if (k.ok()) {
       knowledge_ = std::move(*k);
     } else {
@@ -398,8 +398,8 @@ CampaignSummary Campaign::Run() {
   }
   summary_.worker_deaths = sup.worker_deaths();
   if (store_.has_value()) {
-    const absl::Status saved = knowledge_.Save(
-        absl::StrCat(options_.findings_dir, "/", kOpStatsFile));
+    const absl::Status saved =
+        knowledge_.Save(absl::StrCat(options_.findings_dir, "/", kOpStatsFile));
     if (!saved.ok()) {
       ++summary_.errors;
       log_ << "ERROR: " << saved.message() << "\n";

@@ -16,9 +16,9 @@
 #include "absl/time/time.h"
 #include "common/files.h"
 #include "common/status_macros.h"
+#include "fuzz/op_knowledge.h"
 #include "generators/op_catalog.h"
 #include "generators/op_library.h"
-#include "fuzz/op_knowledge.h"
 #include "generators/op_registry.h"
 
 ABSL_FLAG(
@@ -72,10 +72,10 @@ namespace dpfuzz {
 namespace {
 
 constexpr const char* kFlagNames[] = {
-    "op",           "runs",  "max_time",     "seed",     "dtypes", "findings",
-    "summary_json", "grad",  "alias",        "progress", "jobs",   "timeout",
-    "rss_limit_mb", "known", "python_check", "reduce",   "format", "out",
-    "load"};
+    "op",       "runs",         "max_time",     "seed",  "dtypes",
+    "findings", "summary_json", "grad",         "alias", "progress",
+    "jobs",     "timeout",      "rss_limit_mb", "known", "python_check",
+    "reduce",   "format",       "out",          "load"};
 
 absl::Status UsageError(const std::string& message) {
   return absl::InvalidArgumentError(message);
@@ -111,7 +111,8 @@ std::string UsageText() {
       "       dpfuzz reduce PATH [--out=FILE]\n"
       "                               a case reduced to a minimal one that\n"
       "                               shows the same bug\n"
-      "       dpfuzz list-ops [--op=PATTERN]  every op: curated, generic or excluded\n"
+      "       dpfuzz list-ops [--op=PATTERN]  every op: curated, generic or "
+      "excluded\n"
       "                                (why), variants, valid cases so far\n\n"
       "Cases run in --jobs worker processes; a case that kills its worker, "
       "runs past\n"
@@ -153,8 +154,7 @@ std::string ListOpsText() {
       }
       for (DType d : e.spec->dtypes) dtypes.emplace_back(DTypeName(d));
     }
-    const OpStats* stats =
-        knowledge.ok() ? knowledge->Find(e.name) : nullptr;
+    const OpStats* stats = knowledge.ok() ? knowledge->Find(e.name) : nullptr;
     const Tally cases = stats != nullptr ? stats->all : Tally{};
     std::vector<std::string> marks;
     if (e.is_private) marks.emplace_back("private");
@@ -171,8 +171,9 @@ std::string ListOpsText() {
   absl::StrAppend(&text, "SUMMARY: ", covered, " of ", counted,
                   " functional, non-private, non-random overloads have had a "
                   "valid case",
-                  findings.empty() ? "" : absl::StrCat(" (stats in ", findings,
-                                                        "/", kOpStatsFile, ")"),
+                  findings.empty() ? ""
+                                   : absl::StrCat(" (stats in ", findings, "/",
+                                                  kOpStatsFile, ")"),
                   "\n");
   return text;
 }

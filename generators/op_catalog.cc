@@ -57,7 +57,8 @@ CatalogEntry EntryOf(const OverloadName& name) {
     e.status = "generic";
   } else {
     e.status = "excluded";
-    e.reason = excluded.ok() ? *excluded : std::string(excluded.status().message());
+    e.reason =
+        excluded.ok() ? *excluded : std::string(excluded.status().message());
   }
   return e;
 }
@@ -71,8 +72,7 @@ std::vector<CatalogEntry> Catalog(absl::string_view pattern) {
   // main overload; an added spec may name an op of its own).
   for (const OpSpec* spec : AllOps()) {
     const std::string name = SpecName(*spec);
-    if (!Matches(pattern, name, spec->op) &&
-        !(pattern == "all")) {
+    if (!Matches(pattern, name, spec->op) && !(pattern == "all")) {
       continue;
     }
     CatalogEntry e;
@@ -117,8 +117,8 @@ absl::StatusOr<std::vector<const OpSpec*>> ResolveOps(
   }
   if (!specs.empty()) return specs;
   if (excluded.size() == 1) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        excluded[0].name, " is not fuzzed: ", excluded[0].reason));
+    return absl::FailedPreconditionError(
+        absl::StrCat(excluded[0].name, " is not fuzzed: ", excluded[0].reason));
   }
   return absl::NotFoundError(absl::StrCat(
       "no op \"", pattern, "\"",

@@ -8,8 +8,9 @@
 // other overloads get generic specs (generators/schema_spec.h); the ones
 // that cannot be fuzzed are left out of patterns and named in errors.
 //
-//   absl::StatusOr<std::vector<const OpSpec*>> ops = ResolveOps("aten::*pool*");
-//   for (const CatalogEntry& e : Catalog("aten::*")) ...
+//   absl::StatusOr<std::vector<const OpSpec*>> ops =
+//   ResolveOps("aten::*pool*"); for (const CatalogEntry& e :
+//   Catalog("aten::*")) ...
 
 #ifndef DPFUZZ_GENERATORS_OP_CATALOG_H_
 #define DPFUZZ_GENERATORS_OP_CATALOG_H_
@@ -24,11 +25,11 @@
 namespace dpfuzz {
 
 struct CatalogEntry {
-  std::string name;               // "aten::add.Tensor".
-  const OpSpec* spec = nullptr;   // nullptr when excluded.
-  std::string status;             // "curated", "generic" or "excluded".
-  std::string reason;             // Why excluded.
-  bool is_private = false;        // "_softmax".
+  std::string name;              // "aten::add.Tensor".
+  const OpSpec* spec = nullptr;  // nullptr when excluded.
+  std::string status;            // "curated", "generic" or "excluded".
+  std::string reason;            // Why excluded.
+  bool is_private = false;       // "_softmax".
   bool is_random = false;
   bool writes = false;  // Writes its arguments: another op's variant.
 };

@@ -116,9 +116,9 @@ class Drawer {
         return ArgValue(std::string(DTypeName(rng_.Pick(std::vector<DType>{
             dtype_, DType::kFloat32, DType::kFloat64, DType::kInt64}))));
       case c10::TypeKind::MemoryFormatType:
-        return ArgValue(rng_.Pick(std::vector<std::string>{
-            "contiguous_format", "channels_last", "channels_last_3d",
-            "preserve_format"}));
+        return ArgValue(rng_.Pick(
+            std::vector<std::string>{"contiguous_format", "channels_last",
+                                     "channels_last_3d", "preserve_format"}));
       case c10::TypeKind::StringType:
         return ArgValue(rng_.Pick(KnownStrings().at(name)));
       case c10::TypeKind::ListType: {
@@ -183,8 +183,8 @@ class Drawer {
   ArgValue Int(const std::string& name) {
     if (NameHas(name, {"dim"})) return RandomDim(rng_, Rank());
     if (name == "groups") return int64_t{1};
-    if (NameHas(name, {"size", "chunks", "sections", "repeats", "steps",
-                       "num_", "length"}) ||
+    if (NameHas(name, {"size", "chunks", "sections", "repeats", "steps", "num_",
+                       "length"}) ||
         name == "n") {
       return rng_.Uniform(1, kMaxSize);
     }
@@ -249,8 +249,7 @@ class Drawer {
 std::string SchemaPlan::Key() const {
   static const char* const kRelations[] = {"same", "broadcast", "scalars",
                                            "independent"};
-  return absl::StrCat("r", rank, "/",
-                      kRelations[static_cast<int>(relation)]);
+  return absl::StrCat("r", rank, "/", kRelations[static_cast<int>(relation)]);
 }
 
 SchemaPlan DrawPlan(Rng& rng) {

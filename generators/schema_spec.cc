@@ -14,18 +14,16 @@ namespace dpfuzz {
 namespace {
 
 // Ops whose result is a fact about the input's layout (its strides, its
-// contiguity, its storage): a strided variant differs by definition.
+// contiguity, its storage), or that succeed only for some strides by
+// definition (view): a strided variant differs by definition.
 bool ResultIsLayout(const std::string& op) {
   static const std::set<std::string> kQueries = {
-      "aten::stride",
-      "aten::storage_offset",
-      "aten::is_contiguous",
-      "aten::is_non_overlapping_and_dense",
-      "aten::is_set_to",
-      "aten::_debug_has_internal_overlap",
-      "aten::_reshape_alias",
-      "aten::_nested_tensor_strides",
-      "aten::data",
+      "aten::stride",         "aten::storage_offset",
+      "aten::is_contiguous",  "aten::is_non_overlapping_and_dense",
+      "aten::is_set_to",      "aten::_debug_has_internal_overlap",
+      "aten::_reshape_alias", "aten::_nested_tensor_strides",
+      "aten::data",           "aten::view",
+      "aten::view_as",
   };
   return kQueries.count(op) > 0 || absl::StrContains(op, "strided");
 }
@@ -155,7 +153,7 @@ absl::StatusOr<std::string> GenericExclusion(const OverloadName& name) {
     return std::string(kWritesArguments);
   }
   if (ResultIsLayout(name.op)) {
-    return std::string("its result is the layout itself");
+    return std::string(kResultIsLayout);
   }
   if (!HasTensorArgument(schema)) {
     return std::string("no tensor argument: no layout to vary");
@@ -179,8 +177,8 @@ absl::StatusOr<OpSpec> GenericOpSpec(const OverloadName& name) {
   spec.family = "generic";
   spec.differentiable = true;
   spec.comparison = Comparison::kTolerance;
-  spec.rules = kRuleCheckDeterminism |
-               (IsRandomOp(name) ? kRuleNondeterministic : 0u);
+  spec.rules =
+      kRuleCheckDeterminism | (IsRandomOp(name) ? kRuleNondeterministic : 0u);
   spec.dtypes = AllDTypes();
   spec.make_args = [schema](Rng& rng, DType dtype) {
     // UndrawableReason was empty, so the draw cannot fail.

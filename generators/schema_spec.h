@@ -15,7 +15,8 @@
 //
 // Some ops cannot be fuzzed this way; GenericStatus says why:
 //   writes its arguments (fuzzed as the out=/in-place variant of another);
-//   its result is the layout itself (as_strided, stride, is_contiguous);
+//   its result is the layout itself (as_strided, stride, is_contiguous,
+//   view);
 //   no tensor argument (nothing has a layout);
 //   an argument of a type dpfuzz does not generate (Dimname, Generator...).
 //
@@ -47,6 +48,10 @@ struct OverloadName {
 inline constexpr char kWritesArguments[] =
     "writes its arguments (fuzzed as the out= or in-place variant of a "
     "functional overload)";
+
+// The exclusion of layout queries (as_strided, stride, view).
+inline constexpr char kResultIsLayout[] =
+    "its result (or whether it succeeds) is the layout itself";
 
 // Every overload registered now (loaded libraries included), sorted.
 std::vector<OverloadName> RegisteredOverloads();

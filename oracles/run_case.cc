@@ -221,8 +221,7 @@ bool SamePlaces(const StridedLayout& a, const StridedLayout& b) {
 // return them.
 std::optional<CaseOutcome> CheckOutArguments(
     const Case& c, const CaseTensors& baseline, const CaseTensors& variant,
-    const CallResult& call,
-    const std::vector<std::string>& written,
+    const CallResult& call, const std::vector<std::string>& written,
     const std::vector<void*>& pointers_before) {
   size_t k = 0;
   for (const std::string& name : written) {
@@ -357,10 +356,9 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
   }
   DPFUZZ_ASSIGN_OR_RETURN(CallResult b, Invoke(op, c, baseline.args));
   if (baseline_again.has_value()) {
-    DPFUZZ_ASSIGN_OR_RETURN(
-        bool differ,
-        RunsDiffer(op, c, b, *baseline_again, written,
-                   ResultsOf(b, baseline.args, written)));
+    DPFUZZ_ASSIGN_OR_RETURN(bool differ,
+                            RunsDiffer(op, c, b, *baseline_again, written,
+                                       ResultsOf(b, baseline.args, written)));
     if (differ) spec.rules |= kRuleNondeterministic;
   }
   DPFUZZ_ASSIGN_OR_RETURN(CallResult v, Invoke(op, c, variant.args));
@@ -383,8 +381,8 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
     return *diff;
   }
   if (c.variant == Variant::kOut) {
-    if (std::optional<CaseOutcome> out =
-            CheckOutArguments(c, baseline, variant, v, written, pointers_before)) {
+    if (std::optional<CaseOutcome> out = CheckOutArguments(
+            c, baseline, variant, v, written, pointers_before)) {
       return *out;
     }
   } else if (written.empty()) {

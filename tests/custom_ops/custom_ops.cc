@@ -19,9 +19,9 @@ namespace {
 // mismatch: reads `other` as if it were contiguous from its data pointer.
 at::Tensor ScaledAdd(const at::Tensor& self, const at::Tensor& other,
                      double alpha) {
-  TORCH_CHECK(self.scalar_type() == at::kFloat &&
-                  other.scalar_type() == at::kFloat,
-              "scaled_add: float only");
+  TORCH_CHECK(
+      self.scalar_type() == at::kFloat && other.scalar_type() == at::kFloat,
+      "scaled_add: float only");
   TORCH_CHECK(self.sizes() == other.sizes(), "scaled_add: sizes differ");
   at::Tensor out = self.contiguous().clone();
   const float* o = other.data_ptr<float>();
@@ -83,9 +83,9 @@ at::Tensor SquareAutograd(const at::Tensor& self) {
 at::Tensor Twice(const at::Tensor& self) { return self * 2; }
 
 at::Tensor& TwiceOut(const at::Tensor& self, at::Tensor& out) {
-  TORCH_CHECK(self.scalar_type() == at::kFloat &&
-                  out.scalar_type() == at::kFloat,
-              "twice.out: float only");
+  TORCH_CHECK(
+      self.scalar_type() == at::kFloat && out.scalar_type() == at::kFloat,
+      "twice.out: float only");
   TORCH_CHECK(out.sizes() == self.sizes(), "twice.out: wrong out size");
   const at::Tensor dense = (self * 2).contiguous();
   std::memcpy(out.data_ptr(), dense.data_ptr(), dense.nbytes());

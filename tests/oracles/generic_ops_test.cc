@@ -4,10 +4,10 @@
 #include <map>
 #include <set>
 
-#include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "generators/op_catalog.h"
 #include "generators/op_registry.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
 #include "oracles/case_builder.h"
 #include "oracles/run_case.h"
 
@@ -52,7 +52,7 @@ TEST(GenericOpsTest, NamesAndPatternsResolve) {
   ASSERT_TRUE(backward.ok());
   EXPECT_GT(backward->size(), 20u);
   EXPECT_THAT(std::string(ResolveOps("aten::as_strided").status().message()),
-              HasSubstr("its result is the layout itself"));
+              HasSubstr(kResultIsLayout));
   EXPECT_EQ(ResolveOps("no_such_op").status().code(),
             absl::StatusCode::kNotFound);
 }

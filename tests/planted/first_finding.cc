@@ -14,8 +14,8 @@ absl::StatusOr<std::optional<Finding>> FirstFinding(const OpSpec& spec,
   for (uint64_t seed = 1; seed <= static_cast<uint64_t>(max_seeds); ++seed) {
     DPFUZZ_ASSIGN_OR_RETURN(
         std::optional<Case> c,
-        BuildCase(spec, DType::kFloat32, variants[seed % variants.size()],
-                  seed, build));
+        BuildCase(spec, DType::kFloat32, variants[seed % variants.size()], seed,
+                  build));
     if (!c.has_value()) continue;
     DPFUZZ_ASSIGN_OR_RETURN(std::optional<Finding> f, run(*c));
     if (f.has_value()) return f;
