@@ -15,6 +15,7 @@
 #include "common/status_macros.h"
 #include "generators/materialize.h"
 #include "generators/poison.h"
+#include "generators/schema_args.h"
 #include "oracles/case_tensors.h"
 #include "oracles/invoke.h"
 #include "oracles/run_case.h"
@@ -219,19 +220,6 @@ absl::Status AddTensors(const Case& c, ReproPlan& plan) {
     plan.grad_outputs.push_back(std::move(t));
   }
   return absl::OkStatus();
-}
-
-bool IsTensorLike(const c10::TypePtr& type) {
-  switch (type->kind()) {
-    case c10::TypeKind::TensorType:
-      return true;
-    case c10::TypeKind::OptionalType:
-      return IsTensorLike(type->castRaw<c10::OptionalType>()->getElementType());
-    case c10::TypeKind::ListType:
-      return IsTensorLike(type->castRaw<c10::ListType>()->getElementType());
-    default:
-      return false;
-  }
 }
 
 absl::Status Unfit(const c10::Argument& schema_arg, absl::string_view got) {

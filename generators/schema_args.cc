@@ -246,6 +246,19 @@ class Drawer {
 
 }  // namespace
 
+bool IsTensorLike(const c10::TypePtr& type) {
+  switch (type->kind()) {
+    case c10::TypeKind::TensorType:
+      return true;
+    case c10::TypeKind::OptionalType:
+      return IsTensorLike(type->castRaw<c10::OptionalType>()->getElementType());
+    case c10::TypeKind::ListType:
+      return IsTensorLike(type->castRaw<c10::ListType>()->getElementType());
+    default:
+      return false;
+  }
+}
+
 std::string SchemaPlan::Key() const {
   static const char* const kRelations[] = {"same", "broadcast", "scalars",
                                            "independent"};

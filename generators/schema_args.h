@@ -58,6 +58,9 @@ struct SchemaPlan {
 SchemaPlan DrawPlan(Rng& rng);
 SchemaPlan PlanOfSeed(uint64_t seed);
 
+// True for Tensor, Tensor?, Tensor[] and Tensor?[].
+bool IsTensorLike(const c10::TypePtr& type);
+
 // Why `schema`'s arguments cannot be drawn ("argument x of type Dimname is
 // not generated"), or "" when they can.
 std::string UndrawableReason(const c10::FunctionSchema& schema);

@@ -49,19 +49,6 @@ bool Writes(const c10::FunctionSchema& schema) {
   return false;
 }
 
-bool IsTensorLike(const c10::TypePtr& type) {
-  switch (type->kind()) {
-    case c10::TypeKind::TensorType:
-      return true;
-    case c10::TypeKind::OptionalType:
-      return IsTensorLike(type->castRaw<c10::OptionalType>()->getElementType());
-    case c10::TypeKind::ListType:
-      return IsTensorLike(type->castRaw<c10::ListType>()->getElementType());
-    default:
-      return false;
-  }
-}
-
 bool HasTensorArgument(const c10::FunctionSchema& schema) {
   for (const c10::Argument& arg : schema.arguments()) {
     if (IsTensorLike(arg.real_type())) return true;

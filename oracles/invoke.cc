@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "generators/aten_bridge.h"
+#include "generators/schema_args.h"
 
 namespace dpfuzz {
 namespace {
@@ -123,19 +124,6 @@ absl::StatusOr<c10::IValue> TensorIValue(
   }
   if (tensors.size() != 1) return Mismatch(schema_arg, "a list of tensors");
   return c10::IValue(tensors[0]);
-}
-
-bool IsTensorLike(const c10::TypePtr& type) {
-  switch (type->kind()) {
-    case c10::TypeKind::TensorType:
-      return true;
-    case c10::TypeKind::OptionalType:
-      return IsTensorLike(type->castRaw<c10::OptionalType>()->getElementType());
-    case c10::TypeKind::ListType:
-      return IsTensorLike(type->castRaw<c10::ListType>()->getElementType());
-    default:
-      return false;
-  }
 }
 
 void CollectOutputs(const c10::IValue& v, std::vector<at::Tensor>& out) {
