@@ -331,10 +331,13 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
                           OperatorFor(given, c.variant));
   DPFUZZ_ASSIGN_OR_RETURN(CaseTensors variant, MaterializeVariant(c));
   CaseTensors baseline = MaterializeBaseline(c, variant);
-  OpSpec spec = given;  // Nondeterminism found below is judged as such.
+  // Judged as `given`, or as a copy marked nondeterministic when its two
+  // baseline runs differ (copied only then: this is the per-case path).
+  const OpSpec* judged = &given;
+  std::optional<OpSpec> nondeterministic;
   std::optional<CaseTensors> baseline_again;
-  if ((spec.rules & kRuleCheckDeterminism) &&
-      !(spec.rules & kRuleNondeterministic)) {
+  if ((given.rules & kRuleCheckDeterminism) &&
+      !(given.rules & kRuleNondeterministic)) {
     baseline_again = MaterializeBaseline(c, variant);
   }
   const std::vector<std::string> written = WrittenArguments(op);
@@ -351,7 +354,7 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
 
   // Widened copies are needed only for kTolerance ops.
   std::optional<Reference> reference;
-  if (spec.comparison == Comparison::kTolerance || !c.grad_outputs.empty()) {
+  if (given.comparison == Comparison::kTolerance || !c.grad_outputs.empty()) {
     reference.emplace(op, c, baseline, written);
   }
   DPFUZZ_ASSIGN_OR_RETURN(CallResult b, Invoke(op, c, baseline.args));
@@ -359,7 +362,11 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
     DPFUZZ_ASSIGN_OR_RETURN(bool differ,
                             RunsDiffer(op, c, b, *baseline_again, written,
                                        ResultsOf(b, baseline.args, written)));
-    if (differ) spec.rules |= kRuleNondeterministic;
+    if (differ) {
+      nondeterministic = given;
+      nondeterministic->rules |= kRuleNondeterministic;
+      judged = &*nondeterministic;
+    }
   }
   DPFUZZ_ASSIGN_OR_RETURN(CallResult v, Invoke(op, c, variant.args));
   if (std::optional<CaseOutcome> errors = JudgeErrors(b, v, c, "forward")) {
@@ -376,7 +383,7 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
           ? self->second.front()
           : at::Tensor();
   if (std::optional<CaseOutcome> diff = CompareResults(
-          spec, c, ResultsOf(b, baseline.args, written),
+          *judged, c, ResultsOf(b, baseline.args, written),
           ResultsOf(v, variant.args, written), reference, baseline_self)) {
     return *diff;
   }
@@ -387,14 +394,14 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
     }
   } else if (written.empty()) {
     if (std::optional<std::string> broken =
-            CheckLayoutPromises(spec, c, op, variant.args, v.outputs)) {
+            CheckLayoutPromises(*judged, c, op, variant.args, v.outputs)) {
       return Finding(Verdict::kLayoutContract,
                      Evidence{"output 0", *broken, "", "", "", 0, ""});
     }
   }
   // Gradients of a nondeterministic op differ as its values do.
   if (!c.grad_outputs.empty() && written.empty() &&
-      !(spec.rules & kRuleNondeterministic)) {
+      !(judged->rules & kRuleNondeterministic)) {
     if (std::optional<CaseOutcome> grad =
             CheckBackward(c, baseline, variant, b, v, *reference)) {
       return *grad;
