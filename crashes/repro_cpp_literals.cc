@@ -150,6 +150,14 @@ std::string CppStackValue(const ReproArg& arg) {
     case ReproArgKind::kIntList:
       return absl::StrCat("c10::IValue(std::vector<int64_t>",
                           CppDims(std::get<Dims>(v)), ")");
+    case ReproArgKind::kBoolList:
+      return absl::StrCat(
+          "c10::IValue(c10::List<bool>({",
+          absl::StrJoin(std::get<Dims>(v), ", ",
+                        [](std::string* out, int64_t d) {
+                          out->append(d != 0 ? "true" : "false");
+                        }),
+          "}))");
   }
   return "";
 }

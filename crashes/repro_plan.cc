@@ -288,6 +288,10 @@ absl::StatusOr<ReproArgKind> LiteralKind(const c10::Argument& schema_arg,
            element->kind() == c10::TypeKind::SymIntType)) {
         return ReproArgKind::kIntList;
       }
+      if (std::holds_alternative<Dims>(value) &&
+          element->kind() == c10::TypeKind::BoolType) {
+        return ReproArgKind::kBoolList;
+      }
       return Unfit(schema_arg, "this list");
     }
     default:

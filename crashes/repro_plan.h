@@ -101,6 +101,7 @@ enum class ReproArgKind : uint8_t {
   kDType,               // ScalarType: a dpfuzz dtype name in `value`.
   kMemoryFormat,        // MemoryFormat: "channels_last", ...
   kIntList,             // int[], SymInt[].
+  kBoolList,            // bool[]: Dims of 0 and 1 in the case.
 };
 
 struct ReproArg {

@@ -128,6 +128,14 @@ std::string Literal(const ReproArg& arg) {
       return absl::StrCat("torch.", std::get<std::string>(v));
     case ReproArgKind::kIntList:
       return absl::StrCat("[", absl::StrJoin(std::get<Dims>(v), ", "), "]");
+    case ReproArgKind::kBoolList:
+      return absl::StrCat(
+          "[",
+          absl::StrJoin(std::get<Dims>(v), ", ",
+                        [](std::string* out, int64_t d) {
+                          out->append(d != 0 ? "True" : "False");
+                        }),
+          "]");
     default:
       return absl::StrCat("a[", Quoted(arg.name), "]");
   }

@@ -40,6 +40,24 @@ bool HasName(const OpSpec& spec, const std::string& qualified) {
           absl::StrCat(spec.op, ".", spec.overload) == qualified);
 }
 
+// The curated or added spec named exactly `full` ("aten::add.Tensor",
+// "aten::relu"), or, with `by_op`, any whose op is `full`.
+const OpSpec* FindListed(const std::string& full, bool by_op) {
+  auto named = [&](const OpSpec& spec) {
+    const std::string own = spec.overload.empty()
+                                ? spec.op
+                                : absl::StrCat(spec.op, ".", spec.overload);
+    return own == full || (by_op && spec.op == full);
+  };
+  for (const OpSpec& spec : CuratedOps()) {
+    if (named(spec)) return &spec;
+  }
+  for (const OpSpec& spec : AddedOps()) {
+    if (named(spec)) return &spec;
+  }
+  return nullptr;
+}
+
 std::string Qualified(absl::string_view name) {
   return absl::StrContains(name, "::") ? std::string(name)
                                        : absl::StrCat("aten::", name);
@@ -74,18 +92,17 @@ void AddOps(const std::vector<OpSpec>& specs) {
 }
 
 const OpSpec* FindOp(absl::string_view name) {
-  if (const OpSpec* curated = FindCuratedOp(name)) return curated;
-  const std::string qualified = Qualified(name);
-  for (const OpSpec& spec : AddedOps()) {
-    if (HasName(spec, qualified)) return &spec;
-  }
   const OverloadName overload = SplitOverload(name);
-  auto [it, inserted] = GenericOps().try_emplace(overload.Full());
+  const std::string full = overload.Full();
+  if (const OpSpec* listed = FindListed(full, /*by_op=*/false)) return listed;
+  auto [it, inserted] = GenericOps().try_emplace(full);
   if (inserted) {
     absl::StatusOr<OpSpec> spec = GenericOpSpec(overload);
     if (spec.ok()) it->second = std::make_unique<OpSpec>(std::move(*spec));
   }
-  return it->second.get();
+  if (it->second != nullptr) return it->second.get();
+  // "add": the op's curated spec when it has no overload of that name.
+  return overload.overload.empty() ? FindListed(full, /*by_op=*/true) : nullptr;
 }
 
 std::vector<const OpSpec*> AllOps() {

@@ -9,7 +9,8 @@
 // any up (AddOps: a test binary with planted ops); FindOp and AllOps see
 // the curated specs first, then the added ones. FindOp then falls back on
 // a generic spec made from the operator's schema (generators/schema_spec.h),
-// so any registered overload is found by its full name.
+// so any registered overload is found by its full name, "aten::mean" (the
+// default overload) apart from the curated "aten::mean.dim".
 
 #ifndef DPFUZZ_GENERATORS_OP_REGISTRY_H_
 #define DPFUZZ_GENERATORS_OP_REGISTRY_H_
@@ -30,8 +31,10 @@ const OpSpec* FindCuratedOp(absl::string_view name);
 // Adds specs; the pointers FindOp and AllOps return stay valid.
 void AddOps(const std::vector<OpSpec>& specs);
 
-// Curated, then added, then generic ("aten::add.Tensor", "relu"); nullptr
-// when none has that name or the op cannot be fuzzed.
+// The spec of exactly that overload ("aten::add.Tensor", "relu"):
+// curated, then added, then generic; failing those, for a name without
+// an overload ("add"), the op's curated or added spec. nullptr when none
+// has that name or the op cannot be fuzzed.
 const OpSpec* FindOp(absl::string_view name);
 
 // "add.Tensor" -> {"aten::add", "Tensor"}; "myns::op" -> {"myns::op", ""}.

@@ -83,6 +83,7 @@ bool Drawable(const c10::Argument& arg) {
           type->castRaw<c10::ListType>()->getElementType();
       return element->kind() == c10::TypeKind::IntType ||
              element->kind() == c10::TypeKind::SymIntType ||
+             element->kind() == c10::TypeKind::BoolType ||
              Unwrapped(element)->kind() == c10::TypeKind::TensorType;
     }
     default:
@@ -128,6 +129,9 @@ class Drawer {
           std::vector<TensorSpec> list(rng_.Uniform(1, 3));
           for (TensorSpec& t : list) t = Tensor(name);
           return ArgValue(std::move(list));
+        }
+        if (element->kind() == c10::TypeKind::BoolType) {
+          return BoolList(arg.N());
         }
         return IntList(name, arg.N());
       }
@@ -196,6 +200,14 @@ class Drawer {
     if (name == "momentum") return FloatArg{0.1};
     if (name == "p") return FloatArg{rng_.Pick(std::vector<double>{0.5, 1, 2})};
     return FloatArg{rng_.Pick(std::vector<double>{0, 0.5, 1, 2, -1, 0.25})};
+  }
+
+  // bool[N] (output_mask: which gradients to compute) as Dims of 0 and 1,
+  // mostly all set: an unset flag leaves an undefined result.
+  ArgValue BoolList(const c10::optional<int32_t>& n) {
+    Dims flags(n.has_value() ? *n : Rank(), 1);
+    for (int64_t& f : flags) f = rng_.OneIn(4) ? 0 : 1;
+    return flags;
   }
 
   ArgValue IntList(const std::string& name, const c10::optional<int32_t>& n) {

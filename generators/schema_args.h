@@ -44,7 +44,7 @@ enum class ShapeRelation : uint8_t {
   kIndependent,  // Each its own shape of the plan's rank.
 };
 inline constexpr int kShapeRelations = 4;
-inline constexpr int kMaxPlanRank = 4;
+inline constexpr int kMaxPlanRank = 5;
 
 struct SchemaPlan {
   int rank = 1;  // Of the first tensor; 0 to kMaxPlanRank.

@@ -56,6 +56,20 @@ bool HasTensorArgument(const c10::FunctionSchema& schema) {
   return false;
 }
 
+// Whether the op has a kernel for dense CPU or CUDA tensors, its own or a
+// composite one. Ops only for sparse, quantized, mkldnn or another
+// backend (cudnn_*, miopen_*, mps_*) reject every case dpfuzz builds.
+bool HasDenseKernel(const c10::OperatorHandle& h) {
+  for (c10::DispatchKey key :
+       {c10::DispatchKey::CPU, c10::DispatchKey::CUDA,
+        c10::DispatchKey::CompositeImplicitAutograd,
+        c10::DispatchKey::CompositeExplicitAutograd,
+        c10::DispatchKey::CompositeExplicitAutogradNonFunctional}) {
+    if (h.hasKernelForDispatchKey(key)) return true;
+  }
+  return false;
+}
+
 c10::optional<c10::OperatorHandle> Find(const std::string& op,
                                         const std::string& overload) {
   return c10::Dispatcher::singleton().findSchema({op, overload});
@@ -144,6 +158,9 @@ absl::StatusOr<std::string> GenericExclusion(const OverloadName& name) {
   }
   if (!HasTensorArgument(schema)) {
     return std::string("no tensor argument: no layout to vary");
+  }
+  if (!HasDenseKernel(*h)) {
+    return std::string(kNoDenseKernel);
   }
   return UndrawableReason(schema);
 }

@@ -18,6 +18,8 @@
 //   its result is the layout itself (as_strided, stride, is_contiguous,
 //   view);
 //   no tensor argument (nothing has a layout);
+//   no kernel for dense CPU or CUDA tensors in this build (sparse-,
+//   quantized- or other backend-only ops);
 //   an argument of a type dpfuzz does not generate (Dimname, Generator...).
 //
 //   absl::StatusOr<OpSpec> spec = GenericOpSpec("aten::add", "Tensor");
@@ -52,6 +54,11 @@ inline constexpr char kWritesArguments[] =
 // The exclusion of layout queries (as_strided, stride, view).
 inline constexpr char kResultIsLayout[] =
     "its result (or whether it succeeds) is the layout itself";
+
+// The exclusion of ops without a kernel for dense CPU or CUDA tensors
+// in this LibTorch (sparse-, quantized- or backend-only ops).
+inline constexpr char kNoDenseKernel[] =
+    "no kernel for dense CPU or CUDA tensors in this LibTorch";
 
 // Every overload registered now (loaded libraries included), sorted.
 std::vector<OverloadName> RegisteredOverloads();

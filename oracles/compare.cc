@@ -140,6 +140,15 @@ std::optional<Difference> CompareValues(const at::Tensor& expected,
                                         const at::Tensor& actual,
                                         Comparison comparison,
                                         const at::Tensor& reference) {
+  if (!expected.defined() || !actual.defined()) {
+    // An output the op did not compute (output_mask): both or neither.
+    if (expected.defined() == actual.defined()) return std::nullopt;
+    Difference d;
+    d.detail = absl::StrCat(actual.defined() ? "a tensor" : "no tensor",
+                            " where the baseline has ",
+                            expected.defined() ? "one" : "none");
+    return d;
+  }
   if (expected.sizes() != actual.sizes()) {
     Difference d;
     d.detail =

@@ -101,6 +101,11 @@ absl::StatusOr<c10::IValue> ToIValue(const c10::Argument& schema_arg,
                               element->kind() == c10::TypeKind::SymIntType)) {
         return c10::IValue(std::vector<int64_t>(*dims));
       }
+      if (dims != nullptr && element->kind() == c10::TypeKind::BoolType) {
+        c10::List<bool> flags;
+        for (int64_t d : *dims) flags.push_back(d != 0);
+        return c10::IValue(flags);
+      }
       return Mismatch(schema_arg, "this list");
     }
     default:

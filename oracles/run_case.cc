@@ -177,7 +177,8 @@ class Reference {
 // Element i of `tensors` if it has `like`'s shape, else undefined.
 at::Tensor Matching(const std::vector<at::Tensor>& tensors, size_t i,
                     const at::Tensor& like) {
-  return i < tensors.size() && tensors[i].sizes() == like.sizes()
+  return i < tensors.size() && tensors[i].defined() && like.defined() &&
+                 tensors[i].sizes() == like.sizes()
              ? tensors[i]
              : at::Tensor();
 }

@@ -22,6 +22,7 @@
 #include "crashes/repro_python.h"
 #include "generators/case_json.h"
 #include "generators/geometry.h"
+#include "generators/op_args.h"
 #include "generators/op_registry.h"
 #include "oracles/case_builder.h"
 #include "oracles/run_case.h"
@@ -169,6 +170,32 @@ TEST(PythonReproTest, ScriptBuildsExactViewsAndCallsTheSchema) {
         std::string("change = storage_change(storages, before)")}) {
     EXPECT_NE(py->find(needle), std::string::npos) << needle;
   }
+}
+
+// bool[3] is written as Python bools (torch rejects ints there); the
+// repro of an agreeing case runs and exits 0.
+TEST(PythonReproTest, BoolListsArePythonBools) {
+  const OpSpec* spec = FindOp("aten::native_layer_norm_backward");
+  ASSERT_NE(spec, nullptr);
+  Rng rng(3);
+  Case c;
+  c.op = spec->op;
+  c.variant = Variant::kFunctional;
+  for (const char* name : {"grad_out", "input"}) {
+    c.args.push_back(Arg(name, Values({3, 2}, DType::kFloat64, rng)));
+  }
+  c.args.push_back(Arg("normalized_shape", Dims{2}));
+  for (const char* name : {"mean", "rstd"}) {
+    c.args.push_back(Arg(name, Values({3, 1}, DType::kFloat64, rng)));
+  }
+  c.args.push_back(Arg("output_mask", Dims{0, 1, 1}));
+  absl::StatusOr<std::string> py = PythonRepro(c, *spec, Verdict::kMismatch);
+  ASSERT_TRUE(py.ok()) << py.status();
+  EXPECT_NE(py->find("[False, True, True]"), std::string::npos) << *py;
+  if (!PythonHasTorch()) GTEST_SKIP() << kPython << " cannot import torch";
+  const std::vector<ProcessResult> r = RunProcesses(
+      {{kPython, WriteFile(FreshDir("bool_list") / "repro.py", *py)}});
+  EXPECT_TRUE(r[0].exited && r[0].exit_status == 0) << r[0].output;
 }
 
 TEST(CppReproTest, ProgramBuildsExactViewsAndCallsTheDispatcher) {

@@ -72,6 +72,29 @@ TEST(SchemaArgsTest, DimsAreValidAndIndicesInRange) {
   }
 }
 
+TEST(SchemaArgsTest, BoolListsAreFlagsOfTheSchemaLength) {
+  const c10::FunctionSchema backward =
+      Schema("aten::native_layer_norm_backward", "");
+  int drawn = 0, unset = 0;
+  for (uint64_t seed = 1; seed <= 100; ++seed) {
+    Rng rng(seed);
+    const std::vector<Argument> args =
+        *DrawSchemaArgs(backward, DType::kFloat32, rng);
+    for (const Argument& a : args) {
+      if (a.name != "output_mask") continue;
+      const Dims& flags = std::get<Dims>(a.value);
+      ASSERT_EQ(flags.size(), 3u);
+      for (int64_t f : flags) {
+        EXPECT_TRUE(f == 0 || f == 1) << f;
+        unset += f == 0;
+      }
+      ++drawn;
+    }
+  }
+  EXPECT_EQ(drawn, 100);  // bool[3] has no default: always drawn.
+  EXPECT_GT(unset, 10);
+}
+
 TEST(SchemaArgsTest, UndrawableArgumentsAreNamed) {
   EXPECT_EQ(UndrawableReason(Schema("aten::add", "Tensor")), "");
   EXPECT_THAT(UndrawableReason(Schema("aten::softmax", "Dimname")),
@@ -101,6 +124,9 @@ TEST(SchemaSpecTest, ExclusionsSayWhy) {
   EXPECT_EQ(*GenericExclusion({"aten::as_strided", ""}), kResultIsLayout);
   EXPECT_EQ(*GenericExclusion({"aten::ones", ""}),
             "no tensor argument: no layout to vary");
+  // Kernels only for sparse or quantized tensors, in every build.
+  EXPECT_EQ(*GenericExclusion({"aten::indices", ""}), kNoDenseKernel);
+  EXPECT_EQ(*GenericExclusion({"aten::q_scale", ""}), kNoDenseKernel);
   EXPECT_EQ(GenericExclusion({"aten::no_such_op", ""}).status().code(),
             absl::StatusCode::kNotFound);
   EXPECT_THAT(

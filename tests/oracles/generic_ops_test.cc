@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "generators/op_args.h"
 #include "generators/op_catalog.h"
 #include "generators/op_registry.h"
 #include "gmock/gmock.h"
@@ -40,6 +41,12 @@ TEST(GenericOpsTest, NamesAndPatternsResolve) {
   EXPECT_TRUE(families.count("generic"));
   EXPECT_THAT(*add, ::testing::Contains(FindCuratedOp("add")));  // Wins.
   EXPECT_THAT(*add, ::testing::Contains(FindOp("aten::add.Scalar")));
+  // A full name is that overload: aten::mean is not the curated mean.dim.
+  ASSERT_NE(FindOp("aten::mean"), nullptr);
+  EXPECT_EQ(FindOp("aten::mean")->family, "generic");
+  EXPECT_EQ(FindOp("aten::mean")->overload, "");
+  EXPECT_EQ(FindOp("aten::mean.dim"), FindCuratedOp("mean"));
+  EXPECT_EQ(FindOp("add"), FindCuratedOp("add"));  // No aten::add overload.
   // One generic overload by its full name.
   absl::StatusOr<std::vector<const OpSpec*>> hardtanh =
       ResolveOps("aten::hardtanh");
@@ -92,6 +99,32 @@ TEST(GenericOpsTest, RandomOpsCompareShapesOnly) {
     EXPECT_EQ(v.count(Verdict::kMismatch), 0u) << name;
     EXPECT_EQ(v.count(Verdict::kGradMismatch), 0u) << name;
     EXPECT_GT(v.count(Verdict::kAgree) ? v.at(Verdict::kAgree) : 0, 5) << name;
+  }
+}
+
+// bool[3] output_mask: the gradients a backward op computes; an unset flag
+// leaves that result undefined in the baseline and the variant alike.
+TEST(GenericOpsTest, OutputMasksLeaveResultsUndefined) {
+  const OpSpec* spec = FindOp("aten::native_layer_norm_backward");
+  ASSERT_NE(spec, nullptr);
+  Rng rng(7);
+  for (const Dims& mask : {Dims{1, 0, 1}, Dims{0, 1, 0}, Dims{1, 1, 1}}) {
+    Case c;
+    c.op = spec->op;
+    c.variant = Variant::kFunctional;
+    c.args = {
+        Arg("grad_out", Values({2, 3}, DType::kFloat32, rng)),
+        Arg("input", Values({2, 3}, DType::kFloat32, rng)),
+        Arg("normalized_shape", Dims{3}),
+        Arg("mean", Values({2, 1}, DType::kFloat32, rng)),
+        Arg("rstd", Values({2, 1}, DType::kFloat32, rng)),
+        Arg("weight", Values({3}, DType::kFloat32, rng)),
+        Arg("bias", Values({3}, DType::kFloat32, rng)),
+        Arg("output_mask", mask),
+    };
+    absl::StatusOr<CaseOutcome> o = RunCase(*spec, c);
+    ASSERT_TRUE(o.ok()) << o.status();
+    EXPECT_EQ(o->verdict, Verdict::kAgree) << o->evidence.detail;
   }
 }
 
