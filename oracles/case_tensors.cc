@@ -14,6 +14,41 @@
 namespace dpfuzz {
 namespace {
 
+// The tensor of group member `member`: "out", or "tensors[1]" of a
+// Tensor[] argument; nullptr when there is none.
+const at::Tensor* MemberTensor(const NamedTensors& args,
+                               const std::string& member) {
+  std::string name = member;
+  size_t index = 0;
+  if (const size_t bracket = member.find('['); bracket != std::string::npos) {
+    name = member.substr(0, bracket);
+    index = std::stoul(member.substr(bracket + 1));
+  }
+  const auto it = args.find(name);
+  if (it == args.end() || index >= it->second.size()) return nullptr;
+  return &it->second[index];
+}
+
+// Marks what a written argument addresses now, when the op resized it (an
+// out= of the wrong size): resizing in place keeps the storage when it is
+// large enough and makes the tensor contiguous from its offset, so the op
+// may write there.
+void MarkResized(const at::Tensor* now, const StorageGroup& group,
+                 const TensorSpec& spec, std::vector<bool>& may_change) {
+  if (now == nullptr || !now->defined() || !now->has_storage() ||
+      !now->storage().is_alias_of(group.storage.storage()) ||
+      now->element_size() != group.storage.element_size()) {
+    return;
+  }
+  const StridedLayout layout = LayoutOf(*now);
+  if (layout.sizes == spec.layout.sizes) return;
+  for (int64_t index : ComputeStorageIndices(layout)) {
+    if (index >= 0 && index < static_cast<int64_t>(may_change.size())) {
+      may_change[index] = true;
+    }
+  }
+}
+
 // The base argument whose storage `name` lives in (itself if none).
 std::string BaseOf(const Case& c, const std::string& name) {
   for (const Alias& alias : c.aliases) {
@@ -138,6 +173,8 @@ std::optional<StorageChange> CheckStorages(
       for (int64_t index : ComputeStorageIndices(group.specs[i].layout)) {
         may_change[index] = true;
       }
+      MarkResized(MemberTensor(tensors.args, group.args[i]), group,
+                  group.specs[i], may_change);
     }
     for (size_t e = 0; e < may_change.size(); ++e) {
       if (may_change[e] || std::memcmp(after.data() + e * element_size,

@@ -60,7 +60,8 @@ struct StorageChange {
 };
 
 // Compares each storage with its snapshot. Elements addressed by an
-// argument in `written` may change; any other change is reported.
+// argument in `written` may change (and, for one the op resized, those it
+// addresses after the call); any other change is reported.
 std::optional<StorageChange> CheckStorages(
     const CaseTensors& tensors, const std::set<std::string>& written);
 

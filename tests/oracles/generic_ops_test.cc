@@ -128,5 +128,24 @@ TEST(GenericOpsTest, OutputMasksLeaveResultsUndefined) {
   }
 }
 
+// An out= of the wrong size is resized in place (contiguous from its
+// offset, in its own storage when that is large enough): writing there is
+// no outside_write. A 0-dim out at offset 1 becomes [3] over storage 1..3.
+TEST(GenericOpsTest, ResizedOutMayWriteWhereItNowLies) {
+  const OpSpec* spec = FindOp("aten::hardtanh");
+  ASSERT_NE(spec, nullptr);
+  ASSERT_EQ(spec->out_overload, "out");
+  Rng rng(5);
+  Case c;
+  c.op = spec->op;
+  c.variant = Variant::kOut;
+  TensorSpec out = Values({}, DType::kFloat32, rng);
+  out.layout.storage_offset = 1;
+  c.args = {Arg("self", Values({3}, DType::kFloat32, rng)), Arg("out", out)};
+  absl::StatusOr<CaseOutcome> o = RunCase(*spec, c);
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->verdict, Verdict::kAgree) << o->evidence.detail;
+}
+
 }  // namespace
 }  // namespace dpfuzz
