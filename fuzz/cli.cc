@@ -20,6 +20,7 @@
 #include "generators/op_catalog.h"
 #include "generators/op_library.h"
 #include "generators/op_registry.h"
+#include "generators/schema_spec.h"
 
 ABSL_FLAG(
     std::string, op, "",
@@ -143,7 +144,7 @@ std::string ListOpsText() {
       findings.empty() ? OpKnowledge()
                        : OpKnowledge::Load(findings + "/" + kOpStatsFile);
   std::string text;
-  int64_t counted = 0, covered = 0;
+  int64_t counted = 0, covered = 0, no_dense_kernel = 0;
   for (const CatalogEntry& e : Catalog(pattern)) {
     std::vector<std::string> variants, dtypes;
     std::string detail = e.reason;
@@ -166,11 +167,13 @@ std::string ListOpsText() {
     if (!e.is_private && !e.is_random && !e.writes) {
       ++counted;
       if (cases.valid > 0) ++covered;
+      if (e.reason == kNoDenseKernel) ++no_dense_kernel;
     }
   }
   absl::StrAppend(&text, "SUMMARY: ", covered, " of ", counted,
-                  " functional, non-private, non-random overloads have had a "
-                  "valid case",
+                  " functional, non-private, non-random overloads (", covered,
+                  " of the ", counted - no_dense_kernel,
+                  " with a kernel for dense tensors) have had a valid case",
                   findings.empty() ? ""
                                    : absl::StrCat(" (stats in ", findings, "/",
                                                   kOpStatsFile, ")"),

@@ -144,8 +144,13 @@ class Drawer {
   Dims Shape() {
     if (!first_.has_value()) {
       first_ = Dims(plan_.rank);
+      const int64_t square = rng_.Uniform(1, kMaxSize);
       for (int64_t& size : *first_) {
-        size = rng_.OneIn(25) ? 0 : rng_.Uniform(1, kMaxSize);
+        if (plan_.relation == ShapeRelation::kSquare) {
+          size = square;
+        } else {
+          size = rng_.OneIn(25) ? 0 : rng_.Uniform(1, kMaxSize);
+        }
       }
       return *first_;
     }
@@ -158,6 +163,11 @@ class Drawer {
         return {};
       case ShapeRelation::kIndependent:
         return RandomShape(rng_, plan_.rank, plan_.rank, kMaxSize);
+      case ShapeRelation::kSquare: {
+        const int64_t rank = std::clamp<int64_t>(
+            plan_.rank + rng_.Uniform(-1, 1), 0, kMaxPlanRank);
+        return Dims(rank, first_->empty() ? 1 : first_->front());
+      }
     }
     return *first_;
   }
@@ -273,7 +283,7 @@ bool IsTensorLike(const c10::TypePtr& type) {
 
 std::string SchemaPlan::Key() const {
   static const char* const kRelations[] = {"same", "broadcast", "scalars",
-                                           "independent"};
+                                           "independent", "square"};
   return absl::StrCat("r", rank, "/", kRelations[static_cast<int>(relation)]);
 }
 

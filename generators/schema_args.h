@@ -42,8 +42,11 @@ enum class ShapeRelation : uint8_t {
   kBroadcast,    // The others broadcast to the first.
   kScalars,      // The others are 0-dim.
   kIndependent,  // Each its own shape of the plan's rank.
+  kSquare,       // Every dim of every tensor one size n; the others of
+                 // rank one less, equal or one more (matrix-vector,
+                 // square matrices, conv weights).
 };
-inline constexpr int kShapeRelations = 4;
+inline constexpr int kShapeRelations = 5;
 inline constexpr int kMaxPlanRank = 5;
 
 struct SchemaPlan {

@@ -27,7 +27,7 @@ const TensorSpec* TensorArg(const std::vector<Argument>& args,
 
 TEST(SchemaArgsTest, PlanIsTheFirstDrawAndShapesFollowIt) {
   const c10::FunctionSchema add = Schema("aten::add", "Tensor");
-  int same = 0;
+  int same = 0, square = 0;
   for (uint64_t seed = 1; seed <= 200; ++seed) {
     const SchemaPlan plan = PlanOfSeed(seed);
     Rng rng(seed);
@@ -47,8 +47,19 @@ TEST(SchemaArgsTest, PlanIsTheFirstDrawAndShapesFollowIt) {
     if (plan.relation == ShapeRelation::kScalars) {
       EXPECT_TRUE(other->layout.sizes.empty());
     }
+    if (plan.relation == ShapeRelation::kSquare && plan.rank > 0) {
+      ++square;
+      const int64_t n = self->layout.sizes[0];
+      for (const Dims* sizes : {&self->layout.sizes, &other->layout.sizes}) {
+        for (int64_t size : *sizes) EXPECT_EQ(size, n);
+      }
+      EXPECT_LE(
+          std::abs(static_cast<int>(other->layout.sizes.size()) - plan.rank),
+          1);
+    }
   }
   EXPECT_GT(same, 20);  // Every relation is drawn.
+  EXPECT_GT(square, 15);
 }
 
 TEST(SchemaArgsTest, DimsAreValidAndIndicesInRange) {
