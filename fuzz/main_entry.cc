@@ -1,6 +1,7 @@
 #include "fuzz/main_entry.h"
 
 #include <csignal>
+#include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -89,6 +90,9 @@ int DpfuzzMain(int argc, char** argv) {
   if (argc >= 2 && std::string(argv[1]) == kWorkerCommand) {
     return WorkerMain(argc, argv);
   }
+  // One line at a time, also into a file or a CI log: a run that is
+  // killed keeps every FINDING: line it printed.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   absl::StatusOr<CommandLine> cl = ParseCommandLine(argc, argv);
   if (!cl.ok()) return UsageFailure(cl.status());
   if (cl->help) {
