@@ -1,5 +1,6 @@
-// Device-side helpers shared by the kernels of cuda/*.cu: the strided index
-// walk, grid-stride loops, launch shapes and words of 1 to 16 bytes.
+// Device-side helpers shared by the kernels of cuda/*.cu: grid-stride
+// loops, launch shapes and words of 1 to 16 bytes (the strided walk itself,
+// StorageIndex, is in cuda/kernels.h).
 //
 // Indices are int64_t throughout: a view's numel, a storage index and a
 // linear index can each pass 2^31, and blockIdx.x * blockDim.x is widened
@@ -35,19 +36,6 @@ __device__ __forceinline__ int64_t GridStart() {
 
 __device__ __forceinline__ int64_t GridStep() {
   return static_cast<int64_t>(gridDim.x) * blockDim.x;
-}
-
-// Storage element of the view's `linear`-th element (row-major, last dim
-// fastest). Needs linear < view.numel, so no size is 0.
-__device__ __forceinline__ int64_t StorageIndex(const ViewGeometry& view,
-                                                int64_t linear) {
-  int64_t index = view.storage_offset;
-  for (int d = view.dim - 1; d >= 0; --d) {
-    const int64_t size = view.sizes[d];
-    index += (linear % size) * view.strides[d];
-    linear /= size;
-  }
-  return index;
 }
 
 // Words of each size a copy may move; 16 bytes needs 16-byte alignment.

@@ -36,6 +36,27 @@ struct ViewGeometry {
   int64_t strides[kMaxDims] = {};
 };
 
+#if defined(__CUDACC__)
+#define DPFUZZ_HOST_DEVICE __host__ __device__
+#else
+#define DPFUZZ_HOST_DEVICE
+#endif
+
+// Storage element of the view's `linear`-th element (row-major, last dim
+// fastest); needs linear < view.numel, so no size is 0. The walk of every
+// kernel, callable on the host so that tests check it against
+// generators/geometry.h's without a GPU.
+DPFUZZ_HOST_DEVICE inline int64_t StorageIndex(const ViewGeometry& view,
+                                               int64_t linear) {
+  int64_t index = view.storage_offset;
+  for (int d = view.dim - 1; d >= 0; --d) {
+    const int64_t size = view.sizes[d];
+    index += (linear % size) * view.strides[d];
+    linear /= size;
+  }
+  return index;
+}
+
 // dense[i] = storage[StorageIndex(view, i)] for each of the view's numel
 // elements of element_size bytes, moved as words of word_size bytes (1, 2,
 // 4, 8 or 16, dividing element_size and both pointers' alignment).

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "generators/geometry.h"
+#include "tests/cuda/cuda_test_util.h"
 
 namespace dpfuzz {
 namespace {
@@ -99,6 +100,23 @@ TEST(DeviceViewTest, LastStorageIndexIsTheLargestTheWalkVisits) {
         indices.empty() ? layout.storage_offset - 1
                         : *std::max_element(indices.begin(), indices.end());
     EXPECT_EQ(LastStorageIndex(*g), expected) << layout;
+  }
+}
+
+// The kernels' walk (cuda_kernels::StorageIndex, run here on the host)
+// visits the storage elements generators/geometry.h's odometer visits, in
+// the same order, on every test layout.
+TEST(DeviceViewTest, KernelWalkMatchesTheHostWalk) {
+  for (const StridedLayout& layout : TestLayouts()) {
+    const absl::StatusOr<cuda_kernels::ViewGeometry> g =
+        MakeViewGeometry(View(layout, 1, TestStorageElements(layout)));
+    ASSERT_TRUE(g.ok()) << g.status();
+    const std::vector<int64_t> expected = ComputeStorageIndices(layout);
+    ASSERT_EQ(g->numel, static_cast<int64_t>(expected.size())) << layout;
+    for (int64_t i = 0; i < g->numel; ++i) {
+      ASSERT_EQ(cuda_kernels::StorageIndex(*g, i), expected[i])
+          << layout << " element " << i;
+    }
   }
 }
 
