@@ -28,7 +28,7 @@ absl::StatusOr<DeviceBuffer> DeviceBuffer::Allocate(int64_t bytes) {
 
 absl::StatusOr<DeviceBuffer> DeviceBuffer::FromHost(
     absl::Span<const uint8_t> bytes) {
-  const int64_t size = static_cast<int64_t>(bytes.size());
+  const auto size = static_cast<int64_t>(bytes.size());
   DPFUZZ_ASSIGN_OR_RETURN(DeviceBuffer buffer, Allocate(size));
   DPFUZZ_RETURN_IF_ERROR(buffer.CopyFromHost(bytes.data(), size));
   return buffer;

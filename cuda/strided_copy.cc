@@ -25,8 +25,8 @@ int WordSize(int64_t element_size, const void* a, const void* b) {
 
 bool RangesOverlap(const void* a, int64_t a_bytes, const void* b,
                    int64_t b_bytes) {
-  const uintptr_t a_begin = reinterpret_cast<uintptr_t>(a);
-  const uintptr_t b_begin = reinterpret_cast<uintptr_t>(b);
+  const auto a_begin = reinterpret_cast<uintptr_t>(a);
+  const auto b_begin = reinterpret_cast<uintptr_t>(b);
   return a_begin < b_begin + static_cast<uintptr_t>(b_bytes) &&
          b_begin < a_begin + static_cast<uintptr_t>(a_bytes);
 }

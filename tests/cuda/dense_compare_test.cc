@@ -31,8 +31,8 @@ std::vector<uint8_t> Encode(DType dtype, Complex value) {
   const auto put = [&bytes](const auto& part, size_t at) {
     std::memcpy(bytes.data() + at, &part, sizeof(part));
   };
-  const float re = static_cast<float>(value.real());
-  const float im = static_cast<float>(value.imag());
+  const auto re = static_cast<float>(value.real());
+  const auto im = static_cast<float>(value.imag());
   switch (dtype) {
     case DType::kFloat16:
       put(c10::Half(re).x, 0);

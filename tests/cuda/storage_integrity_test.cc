@@ -56,8 +56,9 @@ TEST_P(StorageIntegrityTest, FindsTheFirstChangeOutsideTheViewAgainstPoison) {
     const int64_t bytes =
         TestStorageElements(layout) * element_size() + element_size() / 2;
     std::vector<uint8_t> storage(bytes);
-    for (int64_t b = 0; b < bytes; ++b)
+    for (int64_t b = 0; b < bytes; ++b) {
       storage[b] = pattern[b % element_size()];
+    }
     const int64_t numel = ComputeNumel(layout.sizes);
     storage = HostScatter(storage, RandomBytes(numel * element_size(), rng),
                           layout, element_size());
@@ -153,8 +154,9 @@ TEST_F(StorageIntegrityDeviceTest, NamesTheRegion) {
   // [2]@[2]+1 over 6 float32 elements: 0 before, 2 gap, 4 and 5 after.
   const std::vector<uint8_t> poison = PoisonElement(DType::kFloat32);
   std::vector<uint8_t> storage;
-  for (int e = 0; e < 6; ++e)
+  for (int e = 0; e < 6; ++e) {
     storage.insert(storage.end(), poison.begin(), poison.end());
+  }
   const StridedLayout layout{{2}, {2}, 1};
   for (const auto& [element, region] :
        {std::pair{0, OutsideRegion::kMarginBefore},

@@ -106,7 +106,7 @@ TEST_P(StridedCopyTest, GatherThenScatterRoundTrips) {
     DPFUZZ_ASSERT_OK_AND_ASSIGN(
         ShiftedBuffer dense,
         UploadShifted(std::vector<uint8_t>(120 * element_size()), shift));
-    const int64_t bytes = static_cast<int64_t>(source.size());
+    const auto bytes = static_cast<int64_t>(source.size());
     DPFUZZ_ASSERT_OK(GatherStrided(
         {device_source.data(), bytes, element_size(), layout}, dense.data()));
     DPFUZZ_ASSERT_OK(ScatterStrided(
