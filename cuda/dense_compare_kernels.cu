@@ -79,10 +79,14 @@ __device__ __forceinline__ bool BitsEqual(const CompareArgs& args, int64_t i) {
   }
 }
 
-// |x| of a value: the modulus for complex values.
+// |x| of a value: the modulus for complex values, exact when a part is
+// zero (CUDA's hypot promises 2 ulp, not exactness, and a tolerance bound
+// met with equality must hold as it does on the host).
 template <ValueKind kKind>
 __device__ __forceinline__ double Magnitude(double re, double im) {
   if constexpr (kIsComplex<kKind>) {
+    if (im == 0) return fabs(re);
+    if (re == 0) return fabs(im);
     return hypot(re, im);
   } else {
     return fabs(re);

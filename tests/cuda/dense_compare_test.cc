@@ -321,7 +321,7 @@ TEST_F(DenseCompareTest, ToleranceBounds) {
           DeviceCompare(actual, expected, dtype, c.options));
       EXPECT_EQ(r.mismatches, c.mismatches);
       EXPECT_EQ(r.first_mismatch, c.first);
-      EXPECT_EQ(r.max_abs_diff, 1.25);
+      EXPECT_DOUBLE_EQ(r.max_abs_diff, 1.25);
     }
   }
 }
