@@ -120,7 +120,9 @@ TEST_F(CudaOraclesTest, PlantedDeviceSkewIsADeviceMismatch) {
   ASSERT_GE(verdicts.count(Verdict::kDeviceMismatch), 1u);
   // Wrong the same way in every layout: no other oracle may see it.
   for (const auto& [verdict, n] : verdicts) {
-    if (verdict != Verdict::kDeviceMismatch) EXPECT_FALSE(IsFinding(verdict));
+    if (verdict != Verdict::kDeviceMismatch) {
+      EXPECT_FALSE(IsFinding(verdict)) << n << " x " << VerdictName(verdict);
+    }
   }
   EXPECT_THAT(first.where, HasSubstr("on cuda"));
   EXPECT_THAT(first.detail, HasSubstr("CUDA against CPU"));
