@@ -27,7 +27,7 @@ at::MemoryFormat ToAtenMemoryFormat(MemoryFormat format);
 StridedLayout LayoutOf(const at::Tensor& tensor);
 
 // OK when this process can put tensors on `device`; else an unavailable
-// error saying why: "this LibTorch (1.13.1) is built without CUDA", or
+// error saying why: "this LibTorch (1.13.0) is built without CUDA", or
 // "LibTorch 2.4.0 sees no CUDA device".
 absl::Status CheckDeviceAvailable(Device device);
 
