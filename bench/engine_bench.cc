@@ -95,7 +95,7 @@ void BM_RawCalls(benchmark::State& state, const std::string& name) {
   std::vector<Prepared> prepared;
   for (const Case& c : b.cases) {
     CaseTensors v = *MaterializeVariant(c);
-    CaseTensors base = MaterializeBaseline(c, v);
+    CaseTensors base = MaterializeBaseline(v);
     prepared.push_back({*OperatorFor(*b.spec, c.variant), base.args, v.args});
   }
   size_t i = 0;

@@ -28,9 +28,11 @@ bool IsRuntimeModule(absl::string_view module) {
          absl::StartsWith(module, "libc_malloc_debug.so");
 }
 
-// Fatal messages of glibc's allocator and of the C++ runtime.
+// Fatal messages of glibc's allocator, of the C++ runtime, and of a worker
+// whose device failed.
 bool IsFatalMessage(absl::string_view line) {
-  return absl::StrContains(line, "(): ") ||
+  return absl::StartsWith(line, kDeviceErrorBanner) ||
+         absl::StrContains(line, "(): ") ||
          absl::StartsWith(line, "double free") ||
          absl::StartsWith(line, "corrupted ") ||
          absl::StartsWith(line, "terminate called") ||

@@ -116,12 +116,20 @@ std::string VariantTensors(const ReproPlan& plan) {
   return out;
 }
 
-std::string DenseLine(const ReproTensor& t, const std::string& name) {
+// The baseline of `t`, on the device of its variant's storage.
+std::string DenseLine(const ReproPlan& plan, const ReproTensor& t,
+                      const std::string& name) {
+  const Device device = plan.storages[t.storage].device;
   const std::string head =
       absl::StrCat("  const at::Tensor ", name, " = Dense(",
                    CppScalarType(t.dtype), ", ", CppDims(t.layout.sizes), ", ");
   const std::string tail =
-      absl::StrCat(t.requires_grad ? ", /*requires_grad=*/true" : "", ");");
+      absl::StrCat(device == Device::kCpu
+                       ? (t.requires_grad ? ", /*requires_grad=*/true" : "")
+                       : absl::StrCat(", /*requires_grad=*/",
+                                      t.requires_grad ? "true" : "false", ", ",
+                                      CppQuoted(DeviceName(device))),
+                   ");");
   return absl::StrCat(head, CppElementList(t.baseline, head, tail), tail, "\n");
 }
 
@@ -131,11 +139,11 @@ std::string BaselineTensors(const ReproPlan& plan) {
       "// logical values.\n",
       "Tensors BaselineTensors(std::vector<at::Tensor>& grad_outputs) {\n");
   for (const ReproTensor& t : plan.tensors) {
-    absl::StrAppend(&out, DenseLine(t, "base_" + t.name));
+    absl::StrAppend(&out, DenseLine(plan, t, "base_" + t.name));
   }
   std::vector<std::string> grads;
   for (const ReproTensor& g : plan.grad_outputs) {
-    absl::StrAppend(&out, DenseLine(g, "base_" + g.name));
+    absl::StrAppend(&out, DenseLine(plan, g, "base_" + g.name));
     grads.push_back("base_" + g.name);
   }
   absl::StrAppend(&out, "  grad_outputs = {", absl::StrJoin(grads, ", "),
@@ -168,6 +176,15 @@ constexpr char kMainStart[] = R"repro(int main() {
   std::vector<CheckedStorage> storages;
   const Tensors variant = VariantTensors(grad_outputs, storages);
   const Tensors baseline = BaselineTensors(base_grad_outputs);
+)repro";
+
+// The start of a device_mismatch main(): the contiguous baseline on its
+// device takes the variant's place, the same values on the CPU the
+// baseline's.
+constexpr char kDeviceMainStart[] = R"repro(int main() {
+  std::vector<at::Tensor> grad_outputs;
+  const Tensors variant = BaselineTensors(grad_outputs);
+  const Tensors baseline = OnCpu(variant);
 )repro";
 
 constexpr char kBothCalls[] =
@@ -443,18 +460,27 @@ std::string CallMain(const ReproPlan& plan) {
   return out;
 }
 
+// A values check after `start`: the float64 copies of the baseline for the
+// reference run, made before an in-place call writes it; both calls; the
+// comparison.
+std::string ValuesCheck(const ReproPlan& plan, const char* start) {
+  return absl::StrCat(start,
+                      plan.exact ? ""
+                                 : "  const Tensors wide = Widen(baseline);"
+                                   "  // before an in-place call\n",
+                      kBothCalls,
+                      plan.exact ? "  const Tensors& wide = baseline;  "
+                                   "// unused: kExact\n"
+                                 : "",
+                      kValuesMain);
+}
+
 absl::StatusOr<std::string> Main(const ReproPlan& plan) {
   switch (plan.check) {
     case ReproCheck::kValues:
-      return absl::StrCat(kMainStart,
-                          plan.exact ? ""
-                                     : "  const Tensors wide = Widen(baseline);"
-                                       "  // before an in-place call\n",
-                          kBothCalls,
-                          plan.exact ? "  const Tensors& wide = baseline;  "
-                                       "// unused: kExact\n"
-                                     : "",
-                          kValuesMain);
+      return ValuesCheck(plan, kMainStart);
+    case ReproCheck::kDevice:
+      return ValuesCheck(plan, kDeviceMainStart);
     case ReproCheck::kGrads:
       return absl::StrCat(kMainStart, kBothCalls, kGradsMain);
     case ReproCheck::kRejection:

@@ -163,10 +163,11 @@ at::Tensor View(const at::Tensor& storage, at::IntArrayRef sizes,
   return requires_grad ? t.detach().requires_grad_(true) : t;
 }
 
-// A baseline tensor: row-major `elements`, on the CPU.
+// A baseline tensor: row-major `elements`, on `device`.
 at::Tensor Dense(at::ScalarType dtype, at::IntArrayRef sizes,
-                 const std::vector<E>& elements, bool requires_grad = false) {
-  at::Tensor t = Storage(dtype, elements).reshape(sizes);
+                 const std::vector<E>& elements, bool requires_grad = false,
+                 const char* device = "cpu") {
+  at::Tensor t = Storage(dtype, elements, device).reshape(sizes);
   return requires_grad ? t.requires_grad_(true) : t;
 }
 

@@ -440,12 +440,30 @@ std::string BrokenLayoutPromise(const Tensors& args,
 
 )repro";
 
+// The CPU side of a device_mismatch check.
+constexpr char kOnCpu[] =
+    R"repro(// The same tensors copied to the CPU (those requiring grad still do).
+Tensors OnCpu(const Tensors& args) {
+  Tensors cpu;
+  for (const auto& [name, list] : args) {
+    for (const at::Tensor& t : list) {
+      at::Tensor c = t.detach().cpu();
+      cpu[name].push_back(t.requires_grad() ? c.requires_grad_(true) : c);
+    }
+  }
+  return cpu;
+}
+
+)repro";
+
 }  // namespace
 
 std::string CppReproCheckHelpers(ReproCheck check) {
   switch (check) {
     case ReproCheck::kValues:
       return kCompare;
+    case ReproCheck::kDevice:
+      return absl::StrCat(kCompare, kOnCpu);
     case ReproCheck::kGrads:
       return absl::StrCat(kCompare, kBackward, kReference);
     case ReproCheck::kRejection:

@@ -136,20 +136,6 @@ std::string TensorName(const std::string& arg, int64_t index) {
                    : absl::StrCat(Identifier(arg), "_", index);
 }
 
-// The case with every tensor on the CPU: the values are the same bits.
-Case OnCpu(const Case& c) {
-  Case cpu = c;
-  for (Argument& arg : cpu.args) {
-    if (auto* spec = std::get_if<TensorSpec>(&arg.value)) {
-      spec->device = Device::kCpu;
-    } else if (auto* list = std::get_if<std::vector<TensorSpec>>(&arg.value)) {
-      for (TensorSpec& s : *list) s.device = Device::kCpu;
-    }
-  }
-  for (TensorSpec& g : cpu.grad_outputs) g.device = Device::kCpu;
-  return cpu;
-}
-
 const TensorSpec* SpecOf(const Case& c, const std::string& arg, int64_t index) {
   const Argument* a = FindArgument(c, arg);
   if (a == nullptr) return nullptr;
@@ -162,9 +148,10 @@ const TensorSpec* SpecOf(const Case& c, const std::string& arg, int64_t index) {
 
 // The variant's storages and views, with the baseline's values.
 absl::Status AddTensors(const Case& c, ReproPlan& plan) {
-  const Case cpu = OnCpu(c);
+  Case cpu = c;  // The values are the same bits on any device.
+  PlaceOnDevice(cpu, Device::kCpu);
   DPFUZZ_ASSIGN_OR_RETURN(CaseTensors variant, MaterializeVariant(cpu));
-  const CaseTensors baseline = MaterializeBaseline(cpu, variant);
+  const CaseTensors baseline = MaterializeBaseline(variant);
   std::vector<ReproTensor> by_group;
   for (const StorageGroup& group : variant.groups) {
     const TensorSpec& first = group.specs.front();
@@ -410,6 +397,8 @@ absl::StatusOr<ReproCheck> CheckFor(Verdict verdict) {
       return ReproCheck::kGrads;
     case Verdict::kLayoutContract:
       return ReproCheck::kLayout;
+    case Verdict::kDeviceMismatch:
+      return ReproCheck::kDevice;
     case Verdict::kCrash:
     case Verdict::kTimeout:
     case Verdict::kOom:

@@ -82,7 +82,8 @@ struct ReproTensor {
   StridedLayout layout;  // The variant's view.
   bool requires_grad = false;
   // The contiguous baseline: the logical values the variant's view holds
-  // before the op runs, row-major (oracles/case_tensors.h).
+  // before the op runs, row-major (oracles/case_tensors.h), on the
+  // variant's device.
   std::vector<ReproElement> baseline;
 };
 
@@ -119,6 +120,8 @@ enum class ReproCheck : uint8_t {
   kStorage,         // input_modified, outside_write: storage snapshots.
   kGrads,           // grad_mismatch: gradients vs the baseline's.
   kLayout,          // layout_contract: out= kept, or the layout promises.
+  kDevice,          // device_mismatch: the contiguous baseline on its
+                    // device vs the same values on the CPU.
   kCall,            // crash, timeout, oom: only the variant's call.
 };
 

@@ -247,12 +247,19 @@ std::string VariantTensors(const ReproPlan& plan) {
   return out;
 }
 
-std::string DenseLine(const ReproTensor& t, const std::string& name) {
+// The baseline of `t`, on the device of its variant's storage.
+std::string DenseLine(const ReproPlan& plan, const ReproTensor& t,
+                      const std::string& name) {
+  const Device device = plan.storages[t.storage].device;
   const std::string head =
       absl::StrCat("    ", name, " = dense(", TorchDType(t.dtype), ", ",
                    Tuple(t.layout.sizes), ", ");
   const std::string tail =
-      absl::StrCat(t.requires_grad ? ", requires_grad=True" : "", ")");
+      absl::StrCat(t.requires_grad ? ", requires_grad=True" : "",
+                   device == Device::kCpu
+                       ? ""
+                       : absl::StrCat(", device=", Quoted(DeviceName(device))),
+                   ")");
   return absl::StrCat(head, ElementList(t.baseline, head, tail), tail, "\n");
 }
 
@@ -263,11 +270,11 @@ std::string BaselineTensors(const ReproPlan& plan) {
       "    variant's logical values. Returns (arguments, "
       "grad_outputs).\"\"\"\n");
   for (const ReproTensor& t : plan.tensors) {
-    absl::StrAppend(&out, DenseLine(t, "base_" + t.name));
+    absl::StrAppend(&out, DenseLine(plan, t, "base_" + t.name));
   }
   std::vector<std::string> grads;
   for (const ReproTensor& g : plan.grad_outputs) {
-    absl::StrAppend(&out, DenseLine(g, "base_" + g.name));
+    absl::StrAppend(&out, DenseLine(plan, g, "base_" + g.name));
     grads.push_back("base_" + g.name);
   }
   absl::StrAppend(&out, "    args = ", ArgsDict(plan.tensors, "base_"), "\n",
@@ -306,6 +313,15 @@ constexpr char kMainStart[] = R"py(def main():
     op()
     variant, grad_outputs, storages = variant_tensors()
     baseline, base_grad_outputs = baseline_tensors()
+)py";
+
+// The start of a device_mismatch main(): the contiguous baseline on its
+// device takes the variant's place, the same values on the CPU the
+// baseline's.
+constexpr char kDeviceMainStart[] = R"py(def main():
+    op()
+    variant, _ = baseline_tensors()
+    baseline = on_cpu(variant)
 )py";
 
 constexpr char kBothCalls[] =
@@ -543,14 +559,23 @@ std::string CallMain(const ReproPlan& plan) {
   return out;
 }
 
+// A values check after `start`: the float64 copies of the baseline for the
+// reference run, made before an in-place call writes it; both calls; the
+// comparison.
+std::string ValuesCheck(const ReproPlan& plan, const char* start) {
+  return absl::StrCat(start,
+                      plan.exact ? ""
+                                 : "    wide = widen(baseline)  # before "
+                                   "an in-place call writes it\n",
+                      kBothCalls, kValuesMain);
+}
+
 absl::StatusOr<std::string> Main(const ReproPlan& plan) {
   switch (plan.check) {
     case ReproCheck::kValues:
-      return absl::StrCat(kMainStart,
-                          plan.exact ? ""
-                                     : "    wide = widen(baseline)  # before "
-                                       "an in-place call writes it\n",
-                          kBothCalls, kValuesMain);
+      return ValuesCheck(plan, kMainStart);
+    case ReproCheck::kDevice:
+      return ValuesCheck(plan, kDeviceMainStart);
     case ReproCheck::kGrads:
       return absl::StrCat(kMainStart, kBothCalls, kGradsMain);
     case ReproCheck::kRejection:

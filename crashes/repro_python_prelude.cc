@@ -82,9 +82,9 @@ def view(base, sizes, strides, offset, requires_grad=False):
     return t.detach().requires_grad_() if requires_grad else t
 
 
-def dense(dtype, sizes, elements, requires_grad=False):
-    """A baseline tensor: row-major `elements`, on the CPU."""
-    t = storage(dtype, elements).reshape(sizes)
+def dense(dtype, sizes, elements, requires_grad=False, device="cpu"):
+    """A baseline tensor: row-major `elements`, on `device`."""
+    t = storage(dtype, elements, device).reshape(sizes)
     return t.requires_grad_() if requires_grad else t
 
 
@@ -305,6 +305,17 @@ def show_difference(where, d):
 )py";
 
 // Gradients as oracles/backward.h computes them.
+constexpr char kOnCpu[] = R"py(def on_cpu(args):
+    """The same tensors copied to the CPU (those requiring grad still do)."""
+    def cpu(t):
+        c = t.detach().cpu()
+        return c.requires_grad_() if t.requires_grad else c
+    return {name: [cpu(t) for t in v] if isinstance(v, list) else cpu(v)
+            for name, v in args.items()}
+
+
+)py";
+
 constexpr char kBackward[] = R"py(def grad_inputs(args):
     """(names, tensors) of the arguments that require grad, sorted by name
     as dpfuzz orders them."""
@@ -489,6 +500,8 @@ std::string PythonReproPrelude(ReproCheck check) {
   switch (check) {
     case ReproCheck::kValues:
       return absl::StrCat(out, kCompare);
+    case ReproCheck::kDevice:
+      return absl::StrCat(out, kCompare, kOnCpu);
     case ReproCheck::kGrads:
       return absl::StrCat(out, kCompare, kBackward);
     case ReproCheck::kRejection:

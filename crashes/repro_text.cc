@@ -29,6 +29,10 @@ std::string CheckDescription(const ReproPlan& plan) {
                    "their memory and strides, and return them."
                  : "the result must have the layout PyTorch promises "
                    "(memory_format, strides of dense inputs).";
+    case ReproCheck::kDevice:
+      return "the contiguous baseline's results on CUDA must equal the same "
+             "call's results on the CPU (device_mismatch), within the "
+             "dtype's tolerances where the op accumulates.";
     case ReproCheck::kCall:
       return plan.verdict == Verdict::kTimeout
                  ? "the strided variant's call must finish; this script "

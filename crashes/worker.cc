@@ -1,5 +1,6 @@
 #include "crashes/worker.h"
 
+#include <c10/util/Exception.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #include "generators/case_json.h"
 #include "generators/op_library.h"
 #include "generators/op_registry.h"
+#include "oracles/device_sync.h"
 #include "oracles/run_case.h"
 
 namespace dpfuzz {
@@ -73,6 +75,7 @@ class Worker {
     build_.layout_one_in = config.layout_one_in;
     build_.alias_one_in = config.alias_one_in;
     build_.check_grad = config.check_grad;
+    build_.device = config.device;
     if (!config.case_out.empty()) {
       build_.before_probe = [this](const Case& c) { SaveCase(c); };
     }
@@ -103,7 +106,35 @@ class Worker {
   WorkerReport RunTicket(const std::string& line) {
     absl::StatusOr<Ticket> ticket = DecodeTicket(line);
     if (!ticket.ok()) return Error(ticket.status());
-    absl::StatusOr<std::optional<Case>> c = CaseOf(*ticket);
+    // A drawn case is on the worker's device; a case file says its own.
+    std::optional<Case> loaded;
+    Device device = config_.device;
+    if (ticket->kind == Ticket::Kind::kFile) {
+      absl::StatusOr<Case> c = LoadCaseFile(ticket->path);
+      if (!c.ok()) return Error(c.status());
+      device = CaseDevice(*c);
+      loaded = std::move(*c);
+    }
+    if (device != Device::kCuda) return Run(*ticket, loaded);
+    // See Note [Sticky device errors].
+    WorkerReport r;
+    try {
+      r = Run(*ticket, loaded);
+    } catch (const c10::Error& e) {
+      DieOfDeviceError(e.what_without_backtrace());
+    }
+    if (absl::Status s = SynchronizeDevice(device); !s.ok()) {
+      DieOfDeviceError(s.message());
+    }
+    return r;
+  }
+
+  // Builds the case of a drawn ticket (`loaded` holds a file ticket's) and
+  // runs it.
+  WorkerReport Run(const Ticket& ticket, const std::optional<Case>& loaded) {
+    absl::StatusOr<std::optional<Case>> c =
+        loaded.has_value() ? absl::StatusOr<std::optional<Case>>(loaded)
+                           : Draw(ticket);
     if (!c.ok()) return Error(c.status());
     WorkerReport r;
     if (!c->has_value()) {
@@ -124,11 +155,7 @@ class Worker {
     return r;
   }
 
-  absl::StatusOr<std::optional<Case>> CaseOf(const Ticket& t) {
-    if (t.kind == Ticket::Kind::kFile) {
-      DPFUZZ_ASSIGN_OR_RETURN(Case c, LoadCaseFile(t.path));
-      return std::optional<Case>(std::move(c));
-    }
+  absl::StatusOr<std::optional<Case>> Draw(const Ticket& t) {
     const OpSpec* spec = FindOp(t.op);
     if (spec == nullptr) {
       return absl::NotFoundError(absl::StrCat("unknown op ", t.op));
@@ -156,7 +183,8 @@ std::vector<std::string> WorkerArgs(const WorkerConfig& c) {
       absl::StrCat("--slot=", c.slot_path),
       absl::StrCat("--layout_one_in=", c.layout_one_in),
       absl::StrCat("--alias_one_in=", c.alias_one_in),
-      absl::StrCat("--check_grad=", c.check_grad ? 1 : 0)};
+      absl::StrCat("--check_grad=", c.check_grad ? 1 : 0),
+      absl::StrCat("--device=", DeviceName(c.device))};
   if (!c.case_out.empty())
     args.push_back(absl::StrCat("--case_out=", c.case_out));
   for (const std::string& library : c.libraries)
@@ -176,6 +204,8 @@ absl::StatusOr<WorkerConfig> ParseWorkerArgs(
       c.case_out = value;
     } else if (ParseFlag(arg, "load", value)) {
       c.libraries.push_back(value);
+    } else if (ParseFlag(arg, "device", value)) {
+      DPFUZZ_ASSIGN_OR_RETURN(c.device, ParseDevice(value));
     } else if (ParseFlag(arg, "layout_one_in", value) &&
                absl::SimpleAtoi(value, &number)) {
       c.layout_one_in = number;

@@ -13,6 +13,24 @@
 // With --case_out=FILE (the supervisor's culprit search) the worker writes
 // each case to FILE before running it, and before each probe of a draw the
 // case that probe runs: when it dies, FILE holds what it died on.
+//
+// With --device=cuda the cases it draws are on CUDA (a case file says its
+// own device).
+//
+// Note [Sticky device errors]
+// A CUDA kernel fails asynchronously: an illegal address or a device-side
+// assert is reported by whatever CUDA call comes next, and from then on
+// every call in the process fails (the CUDA context is lost). So after
+// each case on CUDA (its probes included) the worker synchronizes the
+// device (oracles/device_sync.h), and an error then, or any LibTorch error
+// thrown outside an op call while a CUDA case runs (reading a storage
+// back), is blamed on that case: the worker prints the error as its last
+// words (DieOfDeviceError, crashes/crash_handler.h) and aborts. The
+// supervisor records the case in flight as a crash finding, its evidence
+// the error text and its crash key the error's first line, and starts a
+// fresh worker, which gets a fresh context. Errors a kernel raises inside
+// an op call are that call's outcome (oracles/invoke.h); a sticky one
+// still fails the synchronization after the case.
 
 #ifndef DPFUZZ_CRASHES_WORKER_H_
 #define DPFUZZ_CRASHES_WORKER_H_
@@ -35,6 +53,7 @@ struct WorkerConfig {
   int layout_one_in = BuildOptions().layout_one_in;
   int alias_one_in = BuildOptions().alias_one_in;
   bool check_grad = BuildOptions().check_grad;
+  Device device = BuildOptions().device;  // Of the cases drawn.
   std::vector<std::string> libraries;  // Op libraries to load first.
 };
 

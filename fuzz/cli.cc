@@ -17,6 +17,7 @@
 #include "common/files.h"
 #include "common/status_macros.h"
 #include "fuzz/op_knowledge.h"
+#include "generators/aten_bridge.h"
 #include "generators/op_catalog.h"
 #include "generators/op_library.h"
 #include "generators/op_registry.h"
@@ -34,6 +35,9 @@ ABSL_FLAG(uint64_t, seed, 0,
 ABSL_FLAG(std::string, dtypes, "",
           "Allowed dtypes, comma-separated (f32,i64,...); empty: all each op "
           "accepts.");
+ABSL_FLAG(std::string, device, "cpu",
+          "Device the drawn cases run on: cpu, or cuda (also compares the "
+          "contiguous baseline on CUDA with the CPU: device_mismatch).");
 ABSL_FLAG(std::string, findings, "findings",
           "Directory for findings; empty: do not store.");
 ABSL_FLAG(std::string, summary_json, "",
@@ -73,10 +77,10 @@ namespace dpfuzz {
 namespace {
 
 constexpr const char* kFlagNames[] = {
-    "op",       "runs",         "max_time",     "seed",  "dtypes",
-    "findings", "summary_json", "grad",         "alias", "progress",
-    "jobs",     "timeout",      "rss_limit_mb", "known", "python_check",
-    "reduce",   "format",       "out",          "load"};
+    "op",           "runs",     "max_time",     "seed",         "dtypes",
+    "device",       "findings", "summary_json", "grad",         "alias",
+    "progress",     "jobs",     "timeout",      "rss_limit_mb", "known",
+    "python_check", "reduce",   "format",       "out",          "load"};
 
 absl::Status UsageError(const std::string& message) {
   return absl::InvalidArgumentError(message);
@@ -306,6 +310,7 @@ absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags() {
     if (!dir.ok()) return UsageError(std::string(dir.message()));
   }
   DPFUZZ_ASSIGN_OR_RETURN(options.isolation, IsolationFromFlags());
+  DPFUZZ_ASSIGN_OR_RETURN(options.isolation.worker.device, DeviceFromFlags());
   options.isolation.worker.check_grad = absl::GetFlag(FLAGS_grad);
   if (!absl::GetFlag(FLAGS_alias)) options.isolation.worker.alias_one_in = 0;
   const std::string known = absl::GetFlag(FLAGS_known);
@@ -320,6 +325,22 @@ absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags() {
   options.reduce = absl::GetFlag(FLAGS_reduce);
   options.progress = absl::GetFlag(FLAGS_progress) && isatty(fileno(stderr));
   return options;
+}
+
+absl::StatusOr<Device> DeviceFromFlags() {
+  const std::string name = absl::GetFlag(FLAGS_device);
+  absl::StatusOr<Device> device = ParseDevice(name);
+  if (!device.ok()) {
+    return UsageError(
+        absl::StrCat("flag --device=", name, ": ", device.status().message()));
+  }
+  if (absl::Status s = CheckDeviceAvailable(*device); !s.ok()) {
+    return UsageError(absl::StrCat(
+        "flag --device=", name, ": ", s.message(),
+        "; run where a GPU and a CUDA-enabled LibTorch are, or use "
+        "--device=cpu"));
+  }
+  return *device;
 }
 
 absl::StatusOr<SupervisorOptions> IsolationFromFlags() {

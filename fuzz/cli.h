@@ -46,6 +46,9 @@ std::string ListOpsText();
 // flag, the value and what is accepted.
 absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags();
 
+// --device; a usage error when the device cannot be used here.
+absl::StatusOr<Device> DeviceFromFlags();
+
 // --jobs, --timeout and --rss_limit_mb (replay and repro use them too).
 absl::StatusOr<SupervisorOptions> IsolationFromFlags();
 

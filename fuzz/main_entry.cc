@@ -87,6 +87,10 @@ int ReduceMain(const std::vector<std::string>& args) {
 }  // namespace
 
 int DpfuzzMain(int argc, char** argv) {
+  // Workers die by design (crashes, sticky device errors): writing a ticket
+  // to a dead one must fail with EPIPE (WorkerProcess::Send), not kill the
+  // supervisor.
+  std::signal(SIGPIPE, SIG_IGN);
   if (argc >= 2 && std::string(argv[1]) == kWorkerCommand) {
     return WorkerMain(argc, argv);
   }

@@ -1,5 +1,7 @@
 #include "generators/aten_bridge.h"
 
+#include <torch/version.h>
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 
@@ -60,8 +62,13 @@ StridedLayout LayoutOf(const at::Tensor& tensor) {
                        tensor.storage_offset()};
 }
 
-bool DeviceAvailable(Device device) {
-  return device == Device::kCpu || at::hasCUDA();
+absl::Status CheckDeviceAvailable(Device device) {
+  if (device == Device::kCpu || at::hasCUDA()) return absl::OkStatus();
+  return absl::UnavailableError(
+      at::Context::hasCUDART()
+          ? absl::StrCat("LibTorch ", TORCH_VERSION, " sees no CUDA device")
+          : absl::StrCat("this LibTorch (", TORCH_VERSION,
+                         ") is built without CUDA"));
 }
 
 }  // namespace dpfuzz

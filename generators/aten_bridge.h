@@ -8,6 +8,7 @@
 
 #include <ATen/ATen.h>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "generators/dtype.h"
 #include "generators/geometry.h"
@@ -25,8 +26,10 @@ at::MemoryFormat ToAtenMemoryFormat(MemoryFormat format);
 // Sizes, strides and storage offset of a strided tensor.
 StridedLayout LayoutOf(const at::Tensor& tensor);
 
-// False when the spec asks for a device this process cannot use.
-bool DeviceAvailable(Device device);
+// OK when this process can put tensors on `device`; else an unavailable
+// error saying why: "this LibTorch (1.13.0) is built without CUDA", or
+// "LibTorch 2.4.0 sees no CUDA device".
+absl::Status CheckDeviceAvailable(Device device);
 
 }  // namespace dpfuzz
 

@@ -84,6 +84,17 @@ const Argument* FindArgument(const Case& c, absl::string_view name) {
   return nullptr;
 }
 
+Device CaseDevice(const Case& c) {
+  for (const TensorSpec* t : AllTensorSpecsOf(c)) {
+    if (t->device == Device::kCuda) return Device::kCuda;
+  }
+  return Device::kCpu;
+}
+
+void PlaceOnDevice(Case& c, Device device) {
+  for (TensorSpec* t : AllTensorSpecsOf(c)) t->device = device;
+}
+
 std::string QualifiedOpName(const Case& c) {
   return c.overload.empty() ? c.op : absl::StrCat(c.op, ".", c.overload);
 }

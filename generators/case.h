@@ -10,7 +10,8 @@
 //   Case c{.op = "aten::masked_select", .variant = Variant::kFunctional,
 //          .args = {{"self", spec_a}, {"mask", spec_m}}, .seed = 42};
 //
-// Devices are those of the TensorSpecs, so there is no separate field.
+// Devices are those of the TensorSpecs, so there is no separate field:
+// CaseDevice says where a case runs, PlaceOnDevice moves all of it.
 
 #ifndef DPFUZZ_GENERATORS_CASE_H_
 #define DPFUZZ_GENERATORS_CASE_H_
@@ -134,6 +135,14 @@ std::vector<const TensorSpec*> TensorSpecsOf(const Case& c);
 std::vector<const TensorSpec*> AllTensorSpecsOf(const Case& c);
 // The same, to edit them in place.
 std::vector<TensorSpec*> AllTensorSpecsOf(Case& c);
+
+// Device::kCuda when any tensor of the case is on CUDA, else kCpu: a CUDA
+// case also gets the CPU-vs-CUDA oracle and a device sync after it runs.
+Device CaseDevice(const Case& c);
+
+// Puts every tensor of the case (grad_outputs included) on `device`; values
+// and layouts are unchanged (they are the same bits on any device).
+void PlaceOnDevice(Case& c, Device device);
 
 // "aten::add.Tensor"; "aten::masked_select" without overload.
 std::string QualifiedOpName(const Case& c);

@@ -21,10 +21,10 @@ at::TensorOptions CpuOptions(DType dtype) {
 absl::Status CheckBuildable(const TensorSpec& spec,
                             const std::vector<uint8_t>& values) {
   DPFUZZ_RETURN_IF_ERROR(ValidateTensorSpec(spec));
-  if (!DeviceAvailable(spec.device)) {
+  if (absl::Status device = CheckDeviceAvailable(spec.device); !device.ok()) {
     return absl::UnavailableError(
         absl::StrCat("spec ", TensorSpecLayoutString(spec), " needs a ",
-                     DeviceName(spec.device), " device and none is available"));
+                     DeviceName(spec.device), " device: ", device.message()));
   }
   if (static_cast<int64_t>(values.size()) !=
       spec.numel() * ElementSize(spec.dtype)) {

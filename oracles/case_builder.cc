@@ -9,20 +9,22 @@
 #include "generators/rng.h"
 #include "oracles/backward.h"
 #include "oracles/case_tensors.h"
+#include "oracles/device_sync.h"
 #include "oracles/invoke.h"
 #include "oracles/run_case.h"
 
 namespace dpfuzz {
 namespace {
 
-// A spec for a tensor the op will read (grad_outputs) or write (out=),
-// shaped like `like`, with a generated layout.
+// A spec on `device` for a tensor the op will read (grad_outputs) or write
+// (out=), shaped like `like`, with a generated layout.
 absl::StatusOr<TensorSpec> SpecLike(const at::Tensor& like, bool written,
-                                    Rng& rng) {
+                                    Device device, Rng& rng) {
   DPFUZZ_ASSIGN_OR_RETURN(DType dtype, FromScalarType(like.scalar_type()));
   LayoutOptions options;
   options.allow_overlap = !written;
   TensorSpec spec = GenerateTensorSpec(like.sizes().vec(), dtype, options, rng);
+  spec.device = device;
   return spec;
 }
 
@@ -122,7 +124,7 @@ absl::Status AddGradients(Case& c, DType dtype, const c10::OperatorHandle& op,
   DPFUZZ_ASSIGN_OR_RETURN(CaseTensors tensors, MaterializeVariant(c));
   BeforeProbe(c, options);
   DPFUZZ_ASSIGN_OR_RETURN(CallResult probe,
-                          Invoke(op, c, MaterializeBaseline(c, tensors).args));
+                          Invoke(op, c, MaterializeBaseline(tensors).args));
   if (probe.outcome != CallOutcome::kOk) {
     for (Argument& arg : c.args) {
       if (auto* t = std::get_if<TensorSpec>(&arg.value))
@@ -131,7 +133,7 @@ absl::Status AddGradients(Case& c, DType dtype, const c10::OperatorHandle& op,
     return absl::OkStatus();
   }
   for (const at::Tensor& out : DifferentiableOutputs(probe.outputs)) {
-    absl::StatusOr<TensorSpec> g = SpecLike(out, false, rng);
+    absl::StatusOr<TensorSpec> g = SpecLike(out, false, options.device, rng);
     if (!g.ok()) return g.status();
     c.grad_outputs.push_back(*g);
   }
@@ -157,6 +159,8 @@ absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
   c.variant = variant;
   c.seed = seed;
   c.args = spec.make_args(rng, dtype);
+  PlaceOnDevice(c, options.device);
+  PrepareDevice(options.device);
   if (spec.comparison == Comparison::kTolerance) KeepValuesTame(c.args);
 
   DPFUZZ_ASSIGN_OR_RETURN(c10::OperatorHandle functional,
@@ -175,14 +179,15 @@ absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
     DPFUZZ_ASSIGN_OR_RETURN(CaseTensors tensors, MaterializeVariant(c));
     BeforeProbe(c, options);
     DPFUZZ_ASSIGN_OR_RETURN(
-        probe, Invoke(functional, c, MaterializeBaseline(c, tensors).args));
+        probe, Invoke(functional, c, MaterializeBaseline(tensors).args));
   }
   if (probe.outcome == CallOutcome::kRejected) return std::optional<Case>();
   if (variant == Variant::kOut) {
     if (written_list.size() != probe.outputs.size())
       return std::optional<Case>();
     for (size_t i = 0; i < written_list.size(); ++i) {
-      absl::StatusOr<TensorSpec> out = SpecLike(probe.outputs[i], true, rng);
+      absl::StatusOr<TensorSpec> out =
+          SpecLike(probe.outputs[i], true, options.device, rng);
       if (!out.ok()) return std::optional<Case>();
       c.args.push_back(Argument{written_list[i], *out});
     }

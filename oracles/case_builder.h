@@ -7,7 +7,8 @@
 // outputs. Finally every tensor argument may get a generated layout (at
 // least one does): inputs any layout, written tensors only layouts without
 // self-overlap (Note [Rule table]). Out= and in-place cases sometimes share
-// memory between a written tensor and an input (Case::aliases).
+// memory between a written tensor and an input (Case::aliases). Every
+// tensor is on BuildOptions::device.
 //
 //   absl::StatusOr<std::optional<Case>> c =
 //       BuildCase(*FindCuratedOp("add"), DType::kFloat32, Variant::kOut, 7);
@@ -32,6 +33,8 @@ struct BuildOptions {
   int layout_one_in = 4;   // A tensor keeps its contiguous layout 1 in N.
   int alias_one_in = 8;    // Out= and in-place cases alias 1 in N; 0: never.
   bool check_grad = true;  // Differentiable ops get grad_outputs.
+  // Where every tensor of the case lives; probes run there too.
+  Device device = Device::kCpu;
   // Called before each probe runs the op, with the case that probe runs
   // (functional, as far as it is built): a worker that may die in the probe
   // records it first.

@@ -144,10 +144,14 @@ absl::StatusOr<CaseTensors> MaterializeVariant(const Case& c) {
   return out;
 }
 
-CaseTensors MaterializeBaseline(const Case& c, const CaseTensors& variant) {
+CaseTensors MaterializeBaseline(const CaseTensors& variant,
+                                BaselineDevice device) {
   at::NoGradGuard no_grad;
-  auto dense = [](const at::Tensor& t) {
-    at::Tensor d = ReadDense(t);
+  auto dense = [device](const at::Tensor& t) {
+    at::Tensor d = ReadDense(t);  // On the CPU, contiguous.
+    if (device == BaselineDevice::kVariant && !t.device().is_cpu()) {
+      d = d.to(t.device());  // One dense block, as Materialize moves it.
+    }
     return t.requires_grad() ? d.requires_grad_(true) : d;
   };
   CaseTensors out;

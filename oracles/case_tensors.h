@@ -8,10 +8,13 @@
 // baseline: each argument dense, in a storage of its own, holding the
 // logical values the variant's tensor holds before the op runs (for
 // overlapping or aliased layouts these are the values read back, not the
-// recipe's).
+// recipe's), on the variant's device or on the CPU (the CPU-vs-CUDA
+// oracle). Values are read with dpfuzz's own strided walk and reach a
+// device as one dense block (generators/materialize.h).
 //
 //   absl::StatusOr<CaseTensors> variant = MaterializeVariant(c);
-//   CaseTensors baseline = MaterializeBaseline(c, *variant);
+//   CaseTensors baseline = MaterializeBaseline(*variant);
+//   CaseTensors on_cpu = MaterializeBaseline(*variant, BaselineDevice::kCpu);
 //   ... run the op on both ...
 //   std::optional<StorageChange> change = CheckStorages(*variant, {"out"});
 
@@ -49,7 +52,15 @@ struct CaseTensors {
 
 absl::StatusOr<CaseTensors> MaterializeVariant(const Case& c);
 
-CaseTensors MaterializeBaseline(const Case& c, const CaseTensors& variant);
+// Where a baseline is built.
+enum class BaselineDevice : uint8_t {
+  kVariant,  // Each tensor on the device of the variant's tensor.
+  kCpu,      // Every tensor on the CPU.
+};
+
+CaseTensors MaterializeBaseline(
+    const CaseTensors& variant,
+    BaselineDevice device = BaselineDevice::kVariant);
 
 // An element of a storage that changed where it must not have.
 struct StorageChange {

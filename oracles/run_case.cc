@@ -10,6 +10,7 @@
 #include "oracles/backward.h"
 #include "oracles/case_tensors.h"
 #include "oracles/compare.h"
+#include "oracles/device_sync.h"
 #include "oracles/invoke.h"
 #include "oracles/rules.h"
 
@@ -174,6 +175,15 @@ class Reference {
   std::vector<at::Tensor> grads_;
 };
 
+// The tensor of a `self` argument (the rule table breaks ties with it), or
+// undefined.
+at::Tensor SelfOf(const CaseTensors& tensors) {
+  const auto self = tensors.args.find("self");
+  return self != tensors.args.end() && self->second.size() == 1
+             ? self->second.front()
+             : at::Tensor();
+}
+
 // Element i of `tensors` if it has `like`'s shape, else undefined.
 at::Tensor Matching(const std::vector<at::Tensor>& tensors, size_t i,
                     const at::Tensor& like) {
@@ -325,13 +335,44 @@ absl::StatusOr<bool> RunsDiffer(const c10::OperatorHandle& op, const Case& c,
   return false;
 }
 
+// The CPU-vs-CUDA oracle: the case's call on `on_cpu` (the baseline's
+// values on the CPU) against the CUDA baseline's results. Judged only when
+// both calls return: an op may lack a kernel for a dtype on one device, and
+// which errors each device raises is not a layout question.
+absl::StatusOr<std::optional<CaseOutcome>> CompareDevices(
+    const c10::OperatorHandle& op, const OpSpec& judged, const Case& c,
+    const Results& on_device, const CaseTensors& on_cpu,
+    std::optional<Reference>& cpu_reference,
+    const std::vector<std::string>& written) {
+  DPFUZZ_ASSIGN_OR_RETURN(CallResult cpu, Invoke(op, c, on_cpu.args));
+  if (cpu.outcome != CallOutcome::kOk) return std::optional<CaseOutcome>();
+  std::optional<CaseOutcome> diff =
+      CompareResults(judged, c, ResultsOf(cpu, on_cpu.args, written), on_device,
+                     cpu_reference, SelfOf(on_cpu));
+  if (diff.has_value()) {
+    diff->verdict = Verdict::kDeviceMismatch;
+    diff->evidence.where = absl::StrCat(diff->evidence.where, " on cuda");
+    diff->evidence.detail = absl::StrCat(
+        "contiguous baseline, CUDA against CPU: ", diff->evidence.detail);
+  }
+  return diff;
+}
+
 }  // namespace
 
 absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
   DPFUZZ_ASSIGN_OR_RETURN(c10::OperatorHandle op,
                           OperatorFor(given, c.variant));
+  const Device device = CaseDevice(c);
+  PrepareDevice(device);
   DPFUZZ_ASSIGN_OR_RETURN(CaseTensors variant, MaterializeVariant(c));
-  CaseTensors baseline = MaterializeBaseline(c, variant);
+  CaseTensors baseline = MaterializeBaseline(variant);
+  // A CUDA case's baseline also runs on the CPU (Verdict::kDeviceMismatch);
+  // built now, before any call writes the variant's tensors.
+  std::optional<CaseTensors> on_cpu;
+  if (device == Device::kCuda) {
+    on_cpu = MaterializeBaseline(variant, BaselineDevice::kCpu);
+  }
   // Judged as `given`, or as a copy marked nondeterministic when its two
   // baseline runs differ (copied only then: this is the per-case path).
   const OpSpec* judged = &given;
@@ -339,7 +380,7 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
   std::optional<CaseTensors> baseline_again;
   if ((given.rules & kRuleCheckDeterminism) &&
       !(given.rules & kRuleNondeterministic)) {
-    baseline_again = MaterializeBaseline(c, variant);
+    baseline_again = MaterializeBaseline(variant);
   }
   const std::vector<std::string> written = WrittenArguments(op);
   std::vector<void*> pointers_before;
@@ -357,6 +398,10 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
   std::optional<Reference> reference;
   if (given.comparison == Comparison::kTolerance || !c.grad_outputs.empty()) {
     reference.emplace(op, c, baseline, written);
+  }
+  std::optional<Reference> cpu_reference;
+  if (on_cpu.has_value() && given.comparison == Comparison::kTolerance) {
+    cpu_reference.emplace(op, c, *on_cpu, written);
   }
   DPFUZZ_ASSIGN_OR_RETURN(CallResult b, Invoke(op, c, baseline.args));
   if (baseline_again.has_value()) {
@@ -378,14 +423,9 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
     return Finding(change->verdict,
                    Evidence{change->where, change->detail, "", "", "", 0, ""});
   }
-  const auto self = baseline.args.find("self");
-  const at::Tensor baseline_self =
-      self != baseline.args.end() && self->second.size() == 1
-          ? self->second.front()
-          : at::Tensor();
   if (std::optional<CaseOutcome> diff = CompareResults(
           *judged, c, ResultsOf(b, baseline.args, written),
-          ResultsOf(v, variant.args, written), reference, baseline_self)) {
+          ResultsOf(v, variant.args, written), reference, SelfOf(baseline))) {
     return *diff;
   }
   if (c.variant == Variant::kOut) {
@@ -407,6 +447,13 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
             CheckBackward(c, baseline, variant, b, v, *reference)) {
       return *grad;
     }
+  }
+  if (on_cpu.has_value()) {
+    DPFUZZ_ASSIGN_OR_RETURN(
+        std::optional<CaseOutcome> devices,
+        CompareDevices(op, *judged, c, ResultsOf(b, baseline.args, written),
+                       *on_cpu, cpu_reference, written));
+    if (devices.has_value()) return *devices;
   }
   return CaseOutcome{};
 }

@@ -5,8 +5,12 @@
 // in-place); then, in order of severity, the oracles look for an internal
 // assert, a rejection by one side only, a write outside a written view or
 // a change to an input (gaps included), NaNs or values the baseline does
-// not have, a broken layout promise, and, when the case has grad_outputs,
-// the same for backward. The first one found is the verdict.
+// not have, a broken layout promise, when the case has grad_outputs the
+// same for backward, and, for a case on CUDA, whether the contiguous
+// baseline gives the results on CUDA that the same call gives on the CPU
+// (per-dtype tolerances, the rule table as for layouts; TF32 off and
+// deterministic algorithms on, oracles/device_sync.h). The first one found
+// is the verdict.
 //
 //   absl::StatusOr<CaseOutcome> o = RunCase(*FindCuratedOp("masked_select"),
 //   c); if (o.ok() && IsFinding(o->verdict)) ...  o->evidence.detail ...

@@ -9,7 +9,7 @@
 namespace dpfuzz {
 namespace {
 
-constexpr NameTable<Verdict, 13> kNames = {{
+constexpr NameTable<Verdict, 14> kNames = {{
     {Verdict::kAgree, "agree"},
     {Verdict::kBothRejected, "both_rejected"},
     {Verdict::kMismatch, "mismatch"},
@@ -20,6 +20,7 @@ constexpr NameTable<Verdict, 13> kNames = {{
     {Verdict::kOutsideWrite, "outside_write"},
     {Verdict::kGradMismatch, "grad_mismatch"},
     {Verdict::kLayoutContract, "layout_contract"},
+    {Verdict::kDeviceMismatch, "device_mismatch"},
     {Verdict::kCrash, "crash"},
     {Verdict::kTimeout, "timeout"},
     {Verdict::kOom, "oom"},

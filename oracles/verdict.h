@@ -31,6 +31,8 @@ enum class Verdict : uint8_t {
   kGradMismatch,       // "grad_mismatch": gradients differ.
   kLayoutContract,     // "layout_contract": out= or memory-format promise
                        // broken.
+  kDeviceMismatch,     // "device_mismatch": the contiguous baseline gives
+                       // other results on CUDA than on the CPU.
   // Judged by the supervisor (crashes/supervisor.h), not by RunCase: the
   // worker running the case died or was killed.
   kCrash,    // "crash": killed by a signal or aborted.

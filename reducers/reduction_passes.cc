@@ -340,7 +340,7 @@ bool SimplifyValues(const Case& current, const Attempt& attempt) {
 
 bool ToCpu(const Case& current, const Attempt& attempt) {
   Case c = current;
-  for (TensorSpec* t : AllTensorSpecsOf(c)) t->device = Device::kCpu;
+  PlaceOnDevice(c, Device::kCpu);
   return attempt(c);
 }
 

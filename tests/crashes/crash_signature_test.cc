@@ -53,6 +53,29 @@ TEST(CrashSignatureTest, OnlyTheLastWordsBeforeDyingCount) {
   EXPECT_EQ(CrashKey(SIGKILL, {}), "SIGKILL");
 }
 
+TEST(CrashSignatureTest, DeviceErrorsAreKeyedByTheirFirstLine) {
+  const std::string error =
+      "CUDA error: an illegal memory access was encountered";
+  const std::vector<std::string> lines = {
+      error,
+      "CUDA kernel errors might be asynchronously reported",
+      std::string(kDeviceErrorBanner) + error,
+      "",
+      std::string(kCrashBanner) + "SIGABRT",
+      "/usr/lib/libc.so.6(abort+0x10) [0x7f0000000001]"};
+  EXPECT_EQ(CrashKey(SIGABRT, lines),
+            "SIGABRT:dpfuzz-worker:_device_error:_CUDA_error:_an_illegal_"
+            "memory_access_was_encountered");
+}
+
+TEST(CrashSignatureDeathTest, DieOfDeviceErrorSaysTheFirstLineLast) {
+  EXPECT_DEATH(DieOfDeviceError("CUDA error: device-side assert triggered\n"
+                                "Compile with TORCH_USE_CUDA_DSA"),
+               "Compile with TORCH_USE_CUDA_DSA\n"
+               "dpfuzz-worker: device error: CUDA error: device-side assert "
+               "triggered");
+}
+
 TEST(CrashSignatureTest, SignalNames) {
   EXPECT_EQ(SignalName(SIGSEGV), "SIGSEGV");
   EXPECT_EQ(SignalName(SIGABRT), "SIGABRT");

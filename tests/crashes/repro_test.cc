@@ -219,6 +219,65 @@ TEST(CppReproTest, ProgramBuildsExactViewsAndCallsTheDispatcher) {
   EXPECT_NE(cmake.find("add_executable(repro repro.cc)"), std::string::npos);
 }
 
+size_t Count(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos;
+       at = text.find(needle, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+// A case on CUDA: every storage and every baseline tensor is placed on the
+// device, the values being the same bits (no device needed to write it).
+TEST(ReproDeviceTest, CudaCasesPlaceTheirTensorsOnCuda) {
+  Case c = LoadKnownCase("tril-out-gapped-writes-outside-view");
+  PlaceOnDevice(c, Device::kCuda);
+  absl::StatusOr<std::string> py =
+      PythonRepro(c, SpecOf(c), Verdict::kOutsideWrite);
+  ASSERT_TRUE(py.ok()) << py.status();
+  // Both storages (self, out) and both baseline tensors.
+  EXPECT_EQ(Count(*py, "device=\"cuda\")"), 4) << *py;
+  EXPECT_NE(py->find("base_out = dense(torch.int8, (4, 4, 3, 1), ["),
+            std::string::npos);
+  absl::StatusOr<std::string> cc =
+      CppRepro(c, SpecOf(c), Verdict::kOutsideWrite);
+  ASSERT_TRUE(cc.ok()) << cc.status();
+  EXPECT_EQ(Count(*cc, "/*requires_grad=*/false, \"cuda\");"), 2) << *cc;
+  EXPECT_EQ(Count(*cc, "\"cuda\");"), 4) << *cc;
+  // The same case's CPU repro names no device.
+  PlaceOnDevice(c, Device::kCpu);
+  py = PythonRepro(c, SpecOf(c), Verdict::kOutsideWrite);
+  ASSERT_TRUE(py.ok()) << py.status();
+  EXPECT_EQ(py->find("device=\"cuda\""), std::string::npos);
+}
+
+// device_mismatch: the baseline on its device against the same values on
+// the CPU, compared as values are.
+TEST(ReproDeviceTest, DeviceMismatchComparesTheBaselineAcrossDevices) {
+  Case c = LoadKnownCase("tril-out-gapped-writes-outside-view");
+  PlaceOnDevice(c, Device::kCuda);
+  absl::StatusOr<std::string> py =
+      PythonRepro(c, SpecOf(c), Verdict::kDeviceMismatch);
+  ASSERT_TRUE(py.ok()) << py.status();
+  for (const char* needle :
+       {"verdict device_mismatch", "def on_cpu(args):",
+        "    variant, _ = baseline_tensors()\n    baseline = on_cpu(variant)\n",
+        "compare_output(expected[i], actual[i]"}) {
+    EXPECT_NE(py->find(needle), std::string::npos) << needle;
+  }
+  absl::StatusOr<std::string> cc =
+      CppRepro(c, SpecOf(c), Verdict::kDeviceMismatch);
+  ASSERT_TRUE(cc.ok()) << cc.status();
+  for (const char* needle :
+       {"Tensors OnCpu(const Tensors& args)",
+        "  const Tensors variant = BaselineTensors(grad_outputs);\n"
+        "  const Tensors baseline = OnCpu(variant);\n",
+        "CompareOutput(expected[i], actual[i]"}) {
+    EXPECT_NE(cc->find(needle), std::string::npos) << needle;
+  }
+}
+
 // The table above is what dpfuzz's oracles say today (crash cases abort
 // the process, so they are not run here).
 TEST(KnownFindingReprosTest, RunCaseGivesTheListedVerdicts) {

@@ -8,6 +8,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/reflection.h"
+#include "generators/aten_bridge.h"
 
 namespace dpfuzz {
 namespace {
@@ -85,6 +86,34 @@ TEST_F(CliTest, UsageErrorsNameTheFlag) {
     absl::StatusOr<CampaignOptions> o = CampaignOptionsFromFlags();
     ASSERT_FALSE(o.ok()) << b.error;
     EXPECT_THAT(std::string(o.status().message()), HasSubstr(b.error));
+  }
+}
+
+TEST_F(CliTest, DeviceFlag) {
+  ASSERT_TRUE(Parse({"--op=add"}).ok());
+  absl::StatusOr<CampaignOptions> o = CampaignOptionsFromFlags();
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->isolation.worker.device, Device::kCpu);
+  {
+    absl::FlagSaver saver;
+    ASSERT_TRUE(Parse({"--op=add", "--device=tpu"}).ok());
+    EXPECT_THAT(std::string(CampaignOptionsFromFlags().status().message()),
+                HasSubstr("flag --device=tpu: unknown device \"tpu\""));
+  }
+  ASSERT_TRUE(Parse({"--op=add", "--device=cuda"}).ok());
+  o = CampaignOptionsFromFlags();
+  if (at::hasCUDA()) {
+    ASSERT_TRUE(o.ok()) << o.status();
+    EXPECT_EQ(o->isolation.worker.device, Device::kCuda);
+  } else {
+    // Refused before any worker starts: the flag, why, and the way out.
+    ASSERT_FALSE(o.ok());
+    EXPECT_EQ(o.status().code(), absl::StatusCode::kInvalidArgument);
+    const std::string message(o.status().message());
+    EXPECT_THAT(message, HasSubstr("flag --device=cuda: "));
+    EXPECT_THAT(message, ::testing::AnyOf(HasSubstr("built without CUDA"),
+                                          HasSubstr("sees no CUDA device")));
+    EXPECT_THAT(message, HasSubstr("--device=cpu"));
   }
 }
 

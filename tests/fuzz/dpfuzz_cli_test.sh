@@ -38,6 +38,10 @@ usage_error "positional" 'unexpected argument "extra"' -- --op=add extra
 usage_error "findings is a file" "$dir/file" -- --op=add --findings="$dir/file"
 usage_error "runs < 0" "--runs=-1" -- --op=add --runs=-1
 usage_error "bad max_time" "--max_time=soon" -- --op=add --max_time=soon
+usage_error "bad device" 'flag --device=tpu: unknown device' -- --op=add --device=tpu
+if [ ! -e /dev/nvidia0 ]; then  # No GPU: refused before any worker starts.
+  usage_error "cuda without a GPU" "flag --device=cuda: " -- --op=add --device=cuda
+fi
 usage_error "negative max_time" "--max_time=-3" -- --op=add --max_time=-3
 usage_error "bad timeout" "--timeout=x" -- --op=add --timeout=x
 usage_error "jobs 0" "--jobs=0" -- --op=add --jobs=0

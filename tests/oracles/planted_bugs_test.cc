@@ -86,5 +86,16 @@ TEST(PlantedCorrectOpTest, NoFindingOverTenThousandCases) {
   }
 }
 
+// The ops wrong only on CUDA (tests/oracles/cuda_oracles_test.cc) are right
+// on the CPU, where no device oracle runs.
+TEST(PlantedCudaOpsTest, RightOnTheCpu) {
+  for (const PlantedOp& planted : PlantedCudaOps()) {
+    const Tally tally = Fuzz(planted.spec, 200, 3, std::nullopt);
+    EXPECT_EQ(tally.cases, 200);
+    EXPECT_EQ(tally.findings, 0)
+        << planted.spec.op << ": " << tally.first_finding;
+  }
+}
+
 }  // namespace
 }  // namespace dpfuzz

@@ -148,6 +148,30 @@ at::Tensor HogNeg(const at::Tensor& self) {
   return at::neg(self);
 }
 
+// Ops right on the CPU and wrong on CUDA. Their CUDA kernels are host code
+// calling ATen on CUDA tensors, so they build with any LibTorch (a CPU-only
+// one never dispatches to them).
+
+// device_mismatch: on CUDA the first element of the result is off by one,
+// whatever the layout, so that only the CPU-vs-CUDA oracle sees it.
+at::Tensor DeviceSkewCpu(const at::Tensor& self) { return at::neg(self); }
+
+at::Tensor DeviceSkewCuda(const at::Tensor& self) {
+  at::Tensor out = at::neg(self).contiguous();
+  if (out.numel() > 0) out.view({-1}).narrow(0, 0, 1).add_(1);
+  return out;
+}
+
+// crash (a sticky device error): on CUDA, reads one element past the end
+// through advanced indexing, whose bounds check is a device-side assert
+// reported asynchronously.
+at::Tensor DeviceAssertCuda(const at::Tensor& self) {
+  const at::Tensor flat = self.reshape({-1});
+  const at::Tensor past_end =
+      at::full({1}, flat.numel() + 7, self.options().dtype(at::kLong));
+  return at::neg(self) + flat.index({past_end}).sum();
+}
+
 // Correct ops: never reported.
 at::Tensor GoodNeg(const at::Tensor& self) { return at::neg(self); }
 
@@ -196,4 +220,11 @@ TORCH_LIBRARY(planted, m) {
         GoodNegOut);
   m.def("good_neg_(Tensor(a!) self) -> Tensor(a!)", GoodNegInplace);
   m.def("counter_add(Tensor self) -> Tensor", CounterAdd);
+  m.def("device_skew(Tensor self) -> Tensor");
+  m.impl("device_skew", c10::DispatchKey::CPU, TORCH_FN(DeviceSkewCpu));
+  m.impl("device_skew", c10::DispatchKey::CUDA, TORCH_FN(DeviceSkewCuda));
+  m.def("device_assert_neg(Tensor self) -> Tensor");
+  m.impl("device_assert_neg", c10::DispatchKey::CPU, TORCH_FN(GoodNeg));
+  m.impl("device_assert_neg", c10::DispatchKey::CUDA,
+         TORCH_FN(DeviceAssertCuda));
 }

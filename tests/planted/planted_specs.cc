@@ -60,10 +60,19 @@ const std::vector<PlantedOp>& PlantedDeathOps() {
   return *ops;
 }
 
+const std::vector<PlantedOp>& PlantedCudaOps() {
+  static const auto* ops = new std::vector<PlantedOp>{
+      Unary("device_skew", Verdict::kDeviceMismatch),
+      Unary("device_assert_neg", Verdict::kCrash),
+  };
+  return *ops;
+}
+
 std::vector<OpSpec> AllPlantedSpecs() {
   std::vector<OpSpec> specs;
   for (const PlantedOp& p : PlantedOps()) specs.push_back(p.spec);
   for (const PlantedOp& p : PlantedDeathOps()) specs.push_back(p.spec);
+  for (const PlantedOp& p : PlantedCudaOps()) specs.push_back(p.spec);
   return specs;
 }
 

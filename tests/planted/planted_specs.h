@@ -23,7 +23,11 @@ const std::vector<PlantedOp>& PlantedOps();
 // (verdicts kCrash, kTimeout, kOom).
 const std::vector<PlantedOp>& PlantedDeathOps();
 
-// The specs of both lists, for AddOps.
+// Ops wrong only on CUDA (verdicts kDeviceMismatch, and kCrash for a
+// sticky device error: that one only for isolated runs); right on the CPU.
+const std::vector<PlantedOp>& PlantedCudaOps();
+
+// The specs of all three lists, for AddOps.
 std::vector<OpSpec> AllPlantedSpecs();
 
 }  // namespace dpfuzz

@@ -1,0 +1,132 @@
+// The engine on CUDA tensors: materialization through the device, baselines
+// on the device, and the CPU-vs-CUDA oracle against the planted ops that
+// are wrong only on CUDA. Labelled gpu: every test skips (and CTest reports
+// it as skipped) where no CUDA device can be used.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <torch/cuda.h>
+
+#include "generators/aten_bridge.h"
+#include "generators/layout_generator.h"
+#include "generators/materialize.h"
+#include "generators/rng.h"
+#include "generators/values.h"
+#include "oracles/case_builder.h"
+#include "oracles/case_tensors.h"
+#include "oracles/run_case.h"
+#include "tests/planted/planted_specs.h"
+
+namespace dpfuzz {
+namespace {
+
+using ::testing::HasSubstr;
+
+class CudaOraclesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
+  }
+};
+
+const OpSpec& Planted(const std::vector<PlantedOp>& ops,
+                      const std::string& name) {
+  for (const PlantedOp& p : ops) {
+    if (p.spec.op == "planted::" + name) return p.spec;
+  }
+  ADD_FAILURE() << "no planted op " << name;
+  return ops.front().spec;
+}
+
+// The verdicts of `cases` CUDA cases of `spec` from `seed`, and the
+// evidence of the first finding.
+std::map<Verdict, int> RunOnCuda(const OpSpec& spec, int cases, uint64_t seed,
+                                 Evidence* first = nullptr) {
+  std::map<Verdict, int> verdicts;
+  BuildOptions build;
+  build.device = Device::kCuda;
+  Rng rng(seed);
+  for (int i = 0; i < cases; ++i) {
+    absl::StatusOr<std::optional<Case>> c =
+        BuildCase(spec, rng.Pick(spec.dtypes), rng.Pick(VariantsOf(spec)),
+                  rng.Next(), build);
+    EXPECT_TRUE(c.ok()) << c.status();
+    if (!c.ok() || !c->has_value()) continue;
+    EXPECT_EQ(CaseDevice(**c), Device::kCuda);
+    absl::StatusOr<CaseOutcome> o = RunCase(spec, **c);
+    EXPECT_TRUE(o.ok()) << o.status();
+    if (!o.ok()) continue;
+    if (first != nullptr && IsFinding(o->verdict) && verdicts.empty()) {
+      *first = o->evidence;
+    }
+    ++verdicts[o->verdict];
+  }
+  return verdicts;
+}
+
+TEST_F(CudaOraclesTest, MaterializeRoundTripsThroughTheDevice) {
+  Rng rng(3);
+  for (int i = 0; i < 200; ++i) {
+    const DType dtype = rng.Pick(AllDTypes());
+    TensorSpec spec =
+        GenerateTensorSpec(GenerateSizes(rng, 4, 4), dtype, {}, rng);
+    TensorSpec on_cpu = spec;
+    spec.device = Device::kCuda;
+    absl::StatusOr<MaterializedTensor> cuda = Materialize(spec);
+    absl::StatusOr<MaterializedTensor> cpu = Materialize(on_cpu);
+    ASSERT_TRUE(cuda.ok() && cpu.ok()) << TensorSpecToString(spec);
+    EXPECT_TRUE(cuda->tensor.is_cuda());
+    EXPECT_EQ(LayoutOf(cuda->tensor), spec.layout);
+    // The same bits everywhere: gaps, margins and (overlapping) values.
+    EXPECT_EQ(ReadStorageBytes(cuda->storage), ReadStorageBytes(cpu->storage))
+        << TensorSpecToString(spec);
+    EXPECT_EQ(ReadLogicalBytes(cuda->tensor), ReadLogicalBytes(cpu->tensor));
+    EXPECT_TRUE(CheckStorageIntact(spec, cuda->storage).ok());
+  }
+}
+
+TEST_F(CudaOraclesTest, BaselinesOnTheDeviceAndOnTheCpu) {
+  Case c;
+  c.op = "planted::good_neg";
+  TensorSpec self;
+  self.device = Device::kCuda;
+  self.layout = {{3, 4}, {1, 3}, 2};  // Transposed, offset.
+  c.args.push_back(Argument{"self", self});
+  absl::StatusOr<CaseTensors> variant = MaterializeVariant(c);
+  ASSERT_TRUE(variant.ok()) << variant.status();
+  const at::Tensor& v = variant->args.at("self").front();
+  const at::Tensor d = MaterializeBaseline(*variant).args.at("self").front();
+  const at::Tensor h = MaterializeBaseline(*variant, BaselineDevice::kCpu)
+                           .args.at("self")
+                           .front();
+  EXPECT_TRUE(d.is_cuda() && d.is_contiguous());
+  EXPECT_TRUE(h.is_cpu() && h.is_contiguous());
+  EXPECT_EQ(ReadLogicalBytes(d), ReadLogicalBytes(v));
+  EXPECT_EQ(ReadLogicalBytes(h), ReadLogicalBytes(v));
+}
+
+TEST_F(CudaOraclesTest, CorrectOpAgreesOnCuda) {
+  const std::map<Verdict, int> verdicts =
+      RunOnCuda(Planted(PlantedOps(), "good_neg"), 300, 2);
+  for (const auto& [verdict, n] : verdicts) {
+    EXPECT_FALSE(IsFinding(verdict)) << n << " x " << VerdictName(verdict);
+  }
+}
+
+TEST_F(CudaOraclesTest, PlantedDeviceSkewIsADeviceMismatch) {
+  Evidence first;
+  const std::map<Verdict, int> verdicts =
+      RunOnCuda(Planted(PlantedCudaOps(), "device_skew"), 100, 1, &first);
+  ASSERT_GE(verdicts.count(Verdict::kDeviceMismatch), 1u);
+  // Wrong the same way in every layout: no other oracle may see it.
+  for (const auto& [verdict, n] : verdicts) {
+    if (verdict != Verdict::kDeviceMismatch) {
+      EXPECT_FALSE(IsFinding(verdict)) << n << " x " << VerdictName(verdict);
+    }
+  }
+  EXPECT_THAT(first.where, HasSubstr("on cuda"));
+  EXPECT_THAT(first.detail, HasSubstr("CUDA against CPU"));
+}
+
+}  // namespace
+}  // namespace dpfuzz
