@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/run_process.h"
 #include "crashes/finding.h"
+#include "crashes/python_repro_check.h"
 #include "crashes/repro_cpp.h"
 #include "crashes/repro_plan.h"
 #include "crashes/repro_python.h"
@@ -29,8 +30,6 @@
 
 namespace dpfuzz {
 namespace {
-
-constexpr char kPython[] = "/usr/bin/python3";
 
 struct KnownFinding {
   const char* name;
@@ -64,9 +63,9 @@ const OpSpec& SpecOf(const Case& c) {
 
 bool PythonHasTorch() {
   static const bool has = [] {
-    if (!std::filesystem::exists(kPython)) return false;
+    if (!std::filesystem::exists(kReproPython)) return false;
     const std::vector<ProcessResult> r =
-        RunProcesses({{kPython, "-c", "import torch"}}, 120);
+        RunProcesses({{kReproPython, "-c", "import torch"}}, 120);
     return r[0].exited && r[0].exit_status == 0;
   }();
   return has;
@@ -208,7 +207,7 @@ TEST(KnownFindingReprosTest, RunCaseGivesTheListedVerdicts) {
 }
 
 TEST(KnownFindingReprosTest, GeneratedPythonReprosReproduce) {
-  if (!PythonHasTorch()) GTEST_SKIP() << kPython << " cannot import torch";
+  if (!PythonHasTorch()) GTEST_SKIP() << kReproPython << " cannot import torch";
   const std::filesystem::path dir = FreshDir("known");
   std::vector<std::vector<std::string>> commands;
   for (const KnownFinding& k : kKnownFindings) {
@@ -216,7 +215,7 @@ TEST(KnownFindingReprosTest, GeneratedPythonReprosReproduce) {
     absl::StatusOr<std::string> py = PythonRepro(c, SpecOf(c), k.verdict);
     ASSERT_TRUE(py.ok()) << k.name << ": " << py.status();
     commands.push_back(
-        {kPython, WriteFile(dir / (std::string(k.name) + ".py"), *py)});
+        {kReproPython, WriteFile(dir / (std::string(k.name) + ".py"), *py)});
   }
   const std::vector<ProcessResult> results = RunProcesses(commands);
   for (size_t i = 0; i < results.size(); ++i) {
@@ -341,7 +340,7 @@ for label, path, kind in REPROS:
 )py";
 
 TEST(AgreeingCasesTest, GeneratedPythonReprosExitZeroUnlessSabotaged) {
-  if (!PythonHasTorch()) GTEST_SKIP() << kPython << " cannot import torch";
+  if (!PythonHasTorch()) GTEST_SKIP() << kReproPython << " cannot import torch";
   struct Check {
     Verdict verdict;
     const char* sabotage;  // How the driver breaks the variant's call.
@@ -423,10 +422,10 @@ TEST(AgreeingCasesTest, GeneratedPythonReprosExitZeroUnlessSabotaged) {
   const std::string aborting = crash->substr(0, guard) +
                                "\nimport os\n\n\ndef call(a):\n" +
                                "    os.abort()\n\n" + crash->substr(guard);
-  const std::vector<ProcessResult> results =
-      RunProcesses({{kPython, WriteFile(dir / "driver.py", repros + kDriver)},
-                    {kPython, WriteFile(dir / "crash.py", *crash)},
-                    {kPython, WriteFile(dir / "crash_aborting.py", aborting)}});
+  const std::vector<ProcessResult> results = RunProcesses(
+      {{kReproPython, WriteFile(dir / "driver.py", repros + kDriver)},
+       {kReproPython, WriteFile(dir / "crash.py", *crash)},
+       {kReproPython, WriteFile(dir / "crash_aborting.py", aborting)}});
   const ProcessResult& driver = results[0];
   EXPECT_TRUE(driver.exited && driver.exit_status == 0)
       << Describe(driver) << "\n"
