@@ -39,7 +39,7 @@ std::vector<std::string> WriteProject(const std::filesystem::path& dir,
           "-G",
           DPFUZZ_CMAKE_GENERATOR,
           "-DCMAKE_BUILD_TYPE=Debug",
-          std::string("-DTorch_DIR=") + DPFUZZ_TORCH_DIR};
+          std::string("-DCMAKE_PREFIX_PATH=") + DPFUZZ_TORCH_PREFIX};
 }
 
 std::optional<Case> AgreeingAddOut() {
