@@ -12,11 +12,13 @@
 
 namespace dpfuzz {
 
-const std::string& SystemPythonTorchVersion() {
+const char* const kReproPython = DPFUZZ_PYTHON;
+
+const std::string& ReproPythonTorchVersion() {
   static const std::string version = [] {
-    if (::access(kSystemPython, X_OK) != 0) return std::string();
+    if (::access(kReproPython, X_OK) != 0) return std::string();
     const std::vector<ProcessResult> r = RunProcesses(
-        {{kSystemPython, "-c", "import torch; print(torch.__version__)"}}, 120);
+        {{kReproPython, "-c", "import torch; print(torch.__version__)"}}, 120);
     if (!r[0].exited || r[0].exit_status != 0) return std::string();
     const std::string out(absl::StripAsciiWhitespace(r[0].output));
     return out.substr(out.rfind('\n') + 1);  // Warnings may come first.
@@ -38,20 +40,20 @@ std::string ReleaseOf(absl::string_view version) {
 PythonReproCheck CheckPythonRepro(const std::string& script,
                                   int timeout_seconds) {
   PythonReproCheck check;
-  check.python_torch = SystemPythonTorchVersion();
+  check.python_torch = ReproPythonTorchVersion();
   if (check.python_torch.empty()) {
     check.result =
-        absl::StrCat("not run: ", kSystemPython, " cannot import torch");
+        absl::StrCat("not run: ", kReproPython, " cannot import torch");
     return check;
   }
   if (ReleaseOf(check.python_torch) != ReleaseOf(LibTorchVersion())) {
     check.result =
-        absl::StrCat("not run: ", kSystemPython, " has torch ",
+        absl::StrCat("not run: ", kReproPython, " has torch ",
                      check.python_torch, ", not LibTorch ", LibTorchVersion());
     return check;
   }
   const ProcessResult r =
-      RunProcesses({{kSystemPython, script}}, timeout_seconds)[0];
+      RunProcesses({{kReproPython, script}}, timeout_seconds)[0];
   check.ran = true;
   check.reproduces =
       !r.timed_out && ((r.exited && r.exit_status == 1) || r.signal != 0);

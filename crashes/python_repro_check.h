@@ -1,11 +1,13 @@
-// Running a finding's repro.py with the system's Python torch, when that
-// torch is the LibTorch under test.
+// Running a finding's repro.py with a Python torch, when that torch is the
+// LibTorch under test.
 //
-// Debian's python3-torch is the same build as libtorch-dev, so a repro.py
-// run with /usr/bin/python3 tells a maintainer whether the finding shows
-// from Python too. The check runs only when that Python's torch has the
-// version dpfuzz was built against (release numbers compared: "1.13.0a0"
-// matches LibTorch "1.13.0"); otherwise it says why it did not run.
+// The Python is chosen at build time (CMake's DPFUZZ_PYTHON): Debian's
+// /usr/bin/python3, whose python3-torch is the same build as libtorch-dev,
+// or the virtualenv whose torch wheel holds the modern track's LibTorch. A
+// repro.py run with it tells a maintainer whether the finding shows from
+// Python too. The check runs only when that Python's torch has the version
+// dpfuzz was built against (release numbers compared: "1.13.0a0" matches
+// LibTorch "1.13.0"); otherwise it says why it did not run.
 //
 //   PythonReproCheck r = CheckPythonRepro("findings/x/repro.py", 120);
 //   r.ran && r.reproduces
@@ -19,7 +21,8 @@
 
 namespace dpfuzz {
 
-inline constexpr char kSystemPython[] = "/usr/bin/python3";
+// The Python that runs repros (DPFUZZ_PYTHON), e.g. "/usr/bin/python3".
+extern const char* const kReproPython;
 
 struct PythonReproCheck {
   bool ran = false;
@@ -29,8 +32,8 @@ struct PythonReproCheck {
                        // or why it did not run.
 };
 
-// torch.__version__ of /usr/bin/python3, "" when it has none (asked once).
-const std::string& SystemPythonTorchVersion();
+// torch.__version__ of kReproPython, "" when it has none (asked once).
+const std::string& ReproPythonTorchVersion();
 
 // "1.13.0a0+git" -> "1.13.0": the leading release numbers.
 std::string ReleaseOf(absl::string_view version);

@@ -532,10 +532,15 @@ if(NOT CMAKE_BUILD_TYPE)
 endif()
 
 find_package(Torch REQUIRED)
-set(CMAKE_CXX_FLAGS "${CMAKE_CXX_FLAGS} ${TORCH_CXX_FLAGS}")
 
 add_executable(repro repro.cc)
-target_link_libraries(repro PRIVATE ${TORCH_LIBRARIES})
+# The torch target carries LibTorch's flags (its C++ ABI) and, where its
+# headers need a newer C++ (2.x: C++20), that standard.
+target_link_libraries(repro PRIVATE torch)
+get_target_property(torch_cxx_standard torch CXX_STANDARD)
+if(torch_cxx_standard)
+  set_target_properties(repro PROPERTIES CXX_STANDARD ${torch_cxx_standard})
+endif()
 )cmake";
 }
 

@@ -393,7 +393,7 @@ CampaignSummary Campaign::Run() {
       log_ << "INFO: " << dropped
            << " finding(s) left without a Python repro check; run their "
               "repro.py with "
-           << kSystemPython << std::endl;
+           << kReproPython << std::endl;
     }
   }
   summary_.worker_deaths = sup.worker_deaths();

@@ -58,9 +58,9 @@ ABSL_FLAG(std::string, known, "",
           "Known-issues file: findings matching its signature patterns are "
           "counted apart, not reported (see crashes/known_issues.h).");
 ABSL_FLAG(bool, python_check, true,
-          "Run each new finding's repro.py with /usr/bin/python3 when its "
-          "torch is the LibTorch under test; record the result in "
-          "finding.json.");
+          "Run each new finding's repro.py with the Python dpfuzz was built "
+          "for (CMake's DPFUZZ_PYTHON, e.g. /usr/bin/python3) when its torch "
+          "is the LibTorch under test; record the result in finding.json.");
 ABSL_FLAG(bool, reduce, true,
           "Reduce each new finding to a minimal case before storing it (the "
           "case found is kept as original.json).");

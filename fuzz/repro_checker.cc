@@ -71,7 +71,7 @@ void ReproChecker::Loop() {
     }
     const PythonReproCheck check = CheckPythonRepro(
         absl::StrCat(dir, "/", kPythonReproFile), kPythonReproTimeoutSeconds);
-    const nlohmann::json record{{"python", kSystemPython},
+    const nlohmann::json record{{"python", kReproPython},
                                 {"torch", check.python_torch},
                                 {"ran", check.ran},
                                 {"reproduces", check.reproduces},

@@ -1,5 +1,7 @@
 #include "generators/materialize.h"
 
+#include <ATen/core/grad_mode.h>
+
 #include <algorithm>
 #include <cstring>
 

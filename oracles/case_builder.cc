@@ -1,5 +1,7 @@
 #include "oracles/case_builder.h"
 
+#include <ATen/core/grad_mode.h>
+
 #include <set>
 #include <string>
 

@@ -1,5 +1,7 @@
 #include "oracles/case_tensors.h"
 
+#include <ATen/core/grad_mode.h>
+
 #include <cstring>
 #include <map>
 

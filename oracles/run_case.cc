@@ -1,5 +1,7 @@
 #include "oracles/run_case.h"
 
+#include <ATen/core/grad_mode.h>
+
 #include <optional>
 #include <set>
 #include <vector>

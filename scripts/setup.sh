@@ -7,7 +7,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ clang-14 libclang-rt-14-dev clang-format
-  libtorch-dev python3-torch
+  libtorch-dev python3-torch python3-venv
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
 )
 

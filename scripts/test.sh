@@ -1,9 +1,24 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs every test on the default LibTorch.
-# GPU tests are reported as skipped where no CUDA device exists.
+# Sets up, builds and runs every test on one LibTorch track or both:
+# Debian's LibTorch 1.13 (preset default, what CI runs) and the LibTorch
+# 2.x of PyPI's torch wheel (preset modern; scripts/setup_modern.sh
+# installs it, about 3 GB of downloads the first time). GPU tests are
+# reported as skipped where no CUDA device exists.
 #
-#   scripts/test.sh
+#   scripts/test.sh                 # default track
+#   scripts/test.sh modern          # modern track
+#   scripts/test.sh default modern  # both, in that order
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh default
-ctest --preset default -j "$(nproc)"
+presets=("$@")
+[ ${#presets[@]} -eq 0 ] && presets=(default)
+for preset in "${presets[@]}"; do
+  case "$preset" in
+    default | modern) ;;
+    *) echo "test.sh: unknown track \"$preset\" (default or modern)" >&2; exit 2 ;;
+  esac
+  start=$SECONDS
+  scripts/build.sh "$preset"
+  ctest --preset "$preset" -j "$(nproc)"
+  echo "test: $preset track: setup, build and tests took $((SECONDS - start)) s"
+done

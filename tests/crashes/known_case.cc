@@ -1,22 +1,57 @@
 #include "tests/crashes/known_case.h"
 
-#include <filesystem>
+#include <torch/version.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
 #include "generators/case_json.h"
 #include "gtest/gtest.h"
 
 namespace dpfuzz {
+namespace {
+
+std::filesystem::path KnownDir(const std::string& name) {
+  return std::filesystem::path(DPFUZZ_SOURCE_DIR) / "known_findings" / name;
+}
+
+}  // namespace
 
 std::string KnownCasePath(const std::string& name) {
-  return (std::filesystem::path(DPFUZZ_SOURCE_DIR) / "known_findings" / name /
-          "case.json")
-      .string();
+  return (KnownDir(name) / "case.json").string();
 }
 
 Case LoadKnownCase(const std::string& name) {
   absl::StatusOr<Case> c = LoadCaseFile(KnownCasePath(name));
   EXPECT_TRUE(c.ok()) << c.status();
   return c.ok() ? *c : Case{};
+}
+
+bool KnownFindingShows(const std::string& name) {
+  const std::filesystem::path path = KnownDir(name) / "fixed_in";
+  std::ifstream in(path);
+  if (!in) return true;
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string release(absl::StripAsciiWhitespace(text.str()));
+  std::vector<int> fixed_in;
+  for (absl::string_view part : absl::StrSplit(release, '.')) {
+    int n = 0;
+    if (!absl::SimpleAtoi(part, &n)) {
+      ADD_FAILURE() << path << ": \"" << release
+                    << "\" is not a release like 2.11.0";
+      return true;
+    }
+    fixed_in.push_back(n);
+  }
+  const std::vector<int> under_test = {TORCH_VERSION_MAJOR, TORCH_VERSION_MINOR,
+                                       TORCH_VERSION_PATCH};
+  return under_test < fixed_in;
 }
 
 }  // namespace dpfuzz

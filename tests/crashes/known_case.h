@@ -1,7 +1,9 @@
 // Test helper: the case of one of known_findings/ (a real LibTorch bug),
-// for tests that need a realistic case.
+// for tests that need a realistic case, and whether that bug shows on the
+// LibTorch under test.
 //
 //   Case c = LoadKnownCase("tril-out-gapped-writes-outside-view");
+//   Verdict want = KnownFindingShows(name) ? k.verdict : Verdict::kAgree;
 
 #ifndef DPFUZZ_TESTS_CRASHES_KNOWN_CASE_H_
 #define DPFUZZ_TESTS_CRASHES_KNOWN_CASE_H_
@@ -17,6 +19,11 @@ Case LoadKnownCase(const std::string& name);
 
 // known_findings/<name>/case.json.
 std::string KnownCasePath(const std::string& name);
+
+// False when known_findings/<name>/fixed_in names a LibTorch release at or
+// before the one under test (see known_findings/README.md); fails the
+// calling test when that file is malformed.
+bool KnownFindingShows(const std::string& name);
 
 }  // namespace dpfuzz
 

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Isolation end to end, with planted ops that segfault, abort, hang and
 # allocate without bound, next to a correct one, in one campaign:
-#   isolation_test.sh PATH_TO_DPFUZZ_PLANTED
+#   isolation_test.sh PATH_TO_DPFUZZ_PLANTED REPRO_PYTHON
 # It checks that the campaign keeps to its time limit, records each crash
 # kind once per signature, accounts for every planned case and exits 1;
 # that replay reproduces them; that repro writes runnable files; that
 # SIGINT ends a campaign cleanly without touching stored findings.
 set -u
 dpfuzz="$1"
+python="$2"  # DPFUZZ_PYTHON: the Python dpfuzz runs repro.py files with.
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail=0
@@ -44,7 +45,7 @@ accounted=$(json "$dir/s.json" "j['planned'] == j['cases'] + j['invalid'] + j['e
 grep -q '"detail": "killed by SIGSEGV' "$dir/f/"crash-segv_neg-*/finding.json || die "no signal in the segv finding"
 # The Python repro was run (the planted op is not in Python's torch: it
 # fails, exit 2) and its result recorded; never for an oom finding.
-if /usr/bin/python3 -c "import torch" 2>/dev/null; then
+if "$python" -c "import torch" 2>/dev/null; then
   [ "$(json "$dir/f/"crash-segv_neg-*/finding.json "j['python_repro']['result']")" = "failed: exit 2" ] ||
     die "no Python repro result in the segv finding"
   grep -q python_repro "$dir/f/"oom-hog_neg-*/finding.json && die "an oom repro was run outside a worker"

@@ -29,8 +29,8 @@ TEST(PythonReproCheckTest, ReleaseNumbersDecideTheMatch) {
 // Scripts that stand for repros: the checker runs each with the system's
 // Python and records what its exit status means in finding.json.
 TEST(ReproCheckerTest, RecordsWhatEachReproSays) {
-  if (ReleaseOf(SystemPythonTorchVersion()) != ReleaseOf(LibTorchVersion())) {
-    GTEST_SKIP() << kSystemPython << " has no torch " << LibTorchVersion();
+  if (ReleaseOf(ReproPythonTorchVersion()) != ReleaseOf(LibTorchVersion())) {
+    GTEST_SKIP() << kReproPython << " has no torch " << LibTorchVersion();
   }
   const fs::path root = fs::path(testing::TempDir()) /
                         absl::StrCat("dpfuzz_checker_", ::getpid());

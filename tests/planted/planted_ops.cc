@@ -8,6 +8,7 @@
 // that the product never contains it.
 
 #include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
 #include <ATen/native/Resize.h>
 #include <torch/csrc/autograd/custom_function.h>
 #include <torch/library.h>
