@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# For GPU runners (CI machines with an NVIDIA GPU and a CUDA-enabled
+# LibTorch): builds dpfuzz against the runner's LibTorch, runs the
+# gpu-labelled tests (which must run, not skip), then a bounded campaign on
+# CUDA, and writes the report. Exit status: 0 no finding, 1 findings (or a
+# gpu test failed), 2 setup or usage failure.
+#
+#   scripts/gpu_runner.sh OUT [SECONDS] [extra dpfuzz flags...]
+#   scripts/gpu_runner.sh /tmp/gpu 600 --op='aten::*pool*'
+#
+# Without an --op flag the campaign fuzzes every op (--op=all).
+#
+# The runner's LibTorch: CMAKE_PREFIX_PATH when set, else the one of the
+# Python named by DPFUZZ_PYTHON (default: python3) through
+# torch.utils.cmake_prefix_path. OUT gets build/ (the CMake build),
+# findings/, campaign.log, summary.json and gpu_tests.log.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out="${1:?usage: scripts/gpu_runner.sh OUT [SECONDS] [dpfuzz flags...]}"
+seconds="${2:-600}"
+shift $(($# < 2 ? $# : 2))
+mkdir -p "$out" || exit 2
+out="$(cd "$out" && pwd)"
+fail() { echo "gpu_runner: $*" >&2; exit 2; }
+
+python="${DPFUZZ_PYTHON:-python3}"
+prefix="${CMAKE_PREFIX_PATH:-$("$python" -c 'import torch.utils; print(torch.utils.cmake_prefix_path)' 2>/dev/null)}"
+[ -n "$prefix" ] || fail "no LibTorch: set CMAKE_PREFIX_PATH or DPFUZZ_PYTHON to a Python with torch"
+"$python" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' ||
+  fail "$python's torch sees no CUDA device: this script is for GPU runners"
+
+scripts/setup.sh || fail "setup failed"
+cmake -S . -B "$out/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_PREFIX_PATH="$prefix" -DDPFUZZ_CUDA=ON -DDPFUZZ_BUILD_BENCH=OFF \
+  -DDPFUZZ_PYTHON="$(command -v "$python")" >"$out/configure.log" 2>&1 ||
+  fail "configure failed, see $out/configure.log"
+cmake --build "$out/build" -j "$(nproc)" >"$out/build.log" 2>&1 ||
+  fail "build failed, see $out/build.log"
+
+# The gpu tests must run here: a skip means the device was not usable.
+status=0
+ctest --test-dir "$out/build" -L gpu -j 1 --output-on-failure >"$out/gpu_tests.log" 2>&1 || status=1
+if grep -q "(Skipped)" "$out/gpu_tests.log"; then
+  echo "gpu_runner: gpu tests were skipped on a GPU runner, see $out/gpu_tests.log" >&2
+  status=1
+fi
+tail -n 3 "$out/gpu_tests.log"
+
+ops=(--op=all)
+for flag in "$@"; do [[ "$flag" == --op=* ]] && ops=(); done
+"$out/build/fuzz/dpfuzz" "${ops[@]}" --device=cuda --max_time="$seconds" \
+  --findings="$out/findings" --summary_json="$out/summary.json" \
+  --noprogress "$@" >"$out/campaign.log" 2>&1
+campaign=$?
+grep -h '^SUMMARY:' "$out/campaign.log" || echo "gpu_runner: no SUMMARY line (campaign exit $campaign)"
+[ "$campaign" -ge 2 ] && fail "campaign exit $campaign, see $out/campaign.log"
+[ "$campaign" = 1 ] && status=1
+exit $status
