@@ -534,11 +534,11 @@ endif()
 find_package(Torch REQUIRED)
 
 add_executable(repro repro.cc)
-# The torch target carries LibTorch's flags (its C++ ABI) and, where its
-# headers need a newer C++ (2.x: C++20), that standard.
+# The torch target carries LibTorch's flags (its C++ ABI) and the C++
+# standard its headers need (newer releases: C++20).
 target_link_libraries(repro PRIVATE torch)
 get_target_property(torch_cxx_standard torch CXX_STANDARD)
-if(torch_cxx_standard)
+if(torch_cxx_standard GREATER CMAKE_CXX_STANDARD)
   set_target_properties(repro PROPERTIES CXX_STANDARD ${torch_cxx_standard})
 endif()
 )cmake";
