@@ -195,9 +195,9 @@ TEST(PythonReproTest, BoolListsArePythonBools) {
   absl::StatusOr<std::string> py = PythonRepro(c, *spec, Verdict::kMismatch);
   ASSERT_TRUE(py.ok()) << py.status();
   EXPECT_NE(py->find("[False, True, True]"), std::string::npos) << *py;
-  if (!PythonHasTorch()) GTEST_SKIP() << kPython << " cannot import torch";
+  if (!PythonHasTorch()) GTEST_SKIP() << kReproPython << " cannot import torch";
   const std::vector<ProcessResult> r = RunProcesses(
-      {{kPython, WriteFile(FreshDir("bool_list") / "repro.py", *py)}});
+      {{kReproPython, WriteFile(FreshDir("bool_list") / "repro.py", *py)}});
   EXPECT_TRUE(r[0].exited && r[0].exit_status == 0) << r[0].output;
 }
 
