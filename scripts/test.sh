@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs every test on one LibTorch track or both:
-# Debian's LibTorch 1.13 (preset default, what CI runs) and the LibTorch
-# 2.x of PyPI's torch wheel (preset modern; scripts/setup_modern.sh
-# installs it, about 3 GB of downloads the first time). GPU tests are
-# reported as skipped where no CUDA device exists.
+# Sets up, builds and runs every test on both LibTorch tracks, or on those
+# named: Debian's LibTorch 1.13 (preset default) and the LibTorch 2.x of
+# PyPI's torch wheel (preset modern; scripts/setup_modern.sh installs it,
+# about 3 GB of downloads the first time). GPU tests are reported as
+# skipped where no CUDA device exists. CI runs it with no arguments.
 #
-#   scripts/test.sh                 # default track
-#   scripts/test.sh modern          # modern track
-#   scripts/test.sh default modern  # both, in that order
+#   scripts/test.sh           # both tracks, default first
+#   scripts/test.sh default   # Debian's LibTorch only
+#   scripts/test.sh modern    # the wheel's LibTorch only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 presets=("$@")
-[ ${#presets[@]} -eq 0 ] && presets=(default)
+[ ${#presets[@]} -eq 0 ] && presets=(default modern)
 for preset in "${presets[@]}"; do
   case "$preset" in
     default | modern) ;;

@@ -32,26 +32,28 @@ Case LoadKnownCase(const std::string& name) {
   return c.ok() ? *c : Case{};
 }
 
+bool LibTorchIsAtLeast(const std::string& release) {
+  std::vector<int> parts;
+  for (absl::string_view part : absl::StrSplit(release, '.')) {
+    int n = 0;
+    if (!absl::SimpleAtoi(part, &n)) {
+      ADD_FAILURE() << "\"" << release << "\" is not a release like 2.11.0";
+      return false;
+    }
+    parts.push_back(n);
+  }
+  const std::vector<int> under_test = {TORCH_VERSION_MAJOR, TORCH_VERSION_MINOR,
+                                       TORCH_VERSION_PATCH};
+  return under_test >= parts;
+}
+
 bool KnownFindingShows(const std::string& name) {
   const std::filesystem::path path = KnownDir(name) / "fixed_in";
   std::ifstream in(path);
   if (!in) return true;
   std::stringstream text;
   text << in.rdbuf();
-  const std::string release(absl::StripAsciiWhitespace(text.str()));
-  std::vector<int> fixed_in;
-  for (absl::string_view part : absl::StrSplit(release, '.')) {
-    int n = 0;
-    if (!absl::SimpleAtoi(part, &n)) {
-      ADD_FAILURE() << path << ": \"" << release
-                    << "\" is not a release like 2.11.0";
-      return true;
-    }
-    fixed_in.push_back(n);
-  }
-  const std::vector<int> under_test = {TORCH_VERSION_MAJOR, TORCH_VERSION_MINOR,
-                                       TORCH_VERSION_PATCH};
-  return under_test < fixed_in;
+  return !LibTorchIsAtLeast(std::string(absl::StripAsciiWhitespace(text.str())));
 }
 
 }  // namespace dpfuzz

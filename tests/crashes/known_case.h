@@ -25,6 +25,10 @@ std::string KnownCasePath(const std::string& name);
 // calling test when that file is malformed.
 bool KnownFindingShows(const std::string& name);
 
+// Whether the LibTorch under test is `release` ("2.11.0") or newer; fails
+// the calling test when `release` is malformed.
+bool LibTorchIsAtLeast(const std::string& release);
+
 }  // namespace dpfuzz
 
 #endif  // DPFUZZ_TESTS_CRASHES_KNOWN_CASE_H_
