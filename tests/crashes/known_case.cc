@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -47,13 +48,25 @@ bool LibTorchIsAtLeast(const std::string& release) {
   return under_test >= parts;
 }
 
-bool KnownFindingShows(const std::string& name) {
-  const std::filesystem::path path = KnownDir(name) / "fixed_in";
-  std::ifstream in(path);
-  if (!in) return true;
+namespace {
+
+// The release in known_findings/<name>/<file>, if that file exists.
+std::optional<std::string> ReleaseIn(const std::string& name,
+                                     const std::string& file) {
+  std::ifstream in(KnownDir(name) / file);
+  if (!in) return std::nullopt;
   std::stringstream text;
   text << in.rdbuf();
-  return !LibTorchIsAtLeast(std::string(absl::StripAsciiWhitespace(text.str())));
+  return std::string(absl::StripAsciiWhitespace(text.str()));
+}
+
+}  // namespace
+
+bool KnownFindingShows(const std::string& name) {
+  const std::optional<std::string> found_in = ReleaseIn(name, "found_in");
+  const std::optional<std::string> fixed_in = ReleaseIn(name, "fixed_in");
+  return (!found_in.has_value() || LibTorchIsAtLeast(*found_in)) &&
+         (!fixed_in.has_value() || !LibTorchIsAtLeast(*fixed_in));
 }
 
 }  // namespace dpfuzz

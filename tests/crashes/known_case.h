@@ -20,9 +20,10 @@ Case LoadKnownCase(const std::string& name);
 // known_findings/<name>/case.json.
 std::string KnownCasePath(const std::string& name);
 
-// False when known_findings/<name>/fixed_in names a LibTorch release at or
-// before the one under test (see known_findings/README.md); fails the
-// calling test when that file is malformed.
+// Whether the bug shows on the LibTorch under test: not when
+// known_findings/<name>/found_in names a later release, nor when fixed_in
+// names this one or an earlier one (see known_findings/README.md); fails
+// the calling test when either file is malformed.
 bool KnownFindingShows(const std::string& name);
 
 // Whether the LibTorch under test is `release` ("2.11.0") or newer; fails

@@ -62,9 +62,14 @@ const KnownFinding kKnownFindings[] = {
      "2.11.0", Verdict::kLayoutContract},
     {"tril-out-aliasing-self-heap-corruption", Verdict::kCrash},
     {"tril-out-gapped-writes-outside-view", Verdict::kOutsideWrite},
+    {"cat-out-zero-stride-size-one-divides-by-zero", Verdict::kCrash},
+    {"copy-overlapping-self-result-overlaps", Verdict::kMismatch},
+    {"group_norm-backward-channels-last-segfault", Verdict::kCrash},
+    {"upsample_bilinear2d-u8-internal-assert", Verdict::kInternalAssert},
 };
 
-// The verdict `k`'s case gets on the LibTorch under test.
+// The verdict `k`'s case gets on the LibTorch under test; kAgree where the
+// bug does not show (the case may also be rejected both ways there).
 Verdict VerdictHere(const KnownFinding& k) {
   if (!KnownFindingShows(k.name)) return Verdict::kAgree;
   if (k.changed_in != nullptr && LibTorchIsAtLeast(k.changed_in)) {
@@ -300,7 +305,11 @@ TEST(KnownFindingReprosTest, RunCaseGivesTheListedVerdicts) {
     const Case c = LoadKnownCase(k.name);
     absl::StatusOr<CaseOutcome> o = RunCase(SpecOf(c), c);
     ASSERT_TRUE(o.ok()) << k.name << ": " << o.status();
-    EXPECT_EQ(o->verdict, VerdictHere(k)) << k.name;
+    const Verdict want = VerdictHere(k);
+    if (want == Verdict::kAgree && o->verdict == Verdict::kBothRejected) {
+      continue;  // Not a bug here either: say, a dtype this release lacks.
+    }
+    EXPECT_EQ(o->verdict, want) << k.name;
   }
   const Case pool =
       LoadKnownCase("max_pool2d-padding-window-out-of-bounds-index");

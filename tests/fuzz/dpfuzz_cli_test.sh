@@ -3,7 +3,7 @@
 #   dpfuzz_cli_test.sh PATH_TO_DPFUZZ LIBTORCH_RELEASE
 set -u
 dpfuzz="$1"
-libtorch="$2"  # e.g. 1.13.0: which known findings show (their fixed_in).
+libtorch="$2"  # e.g. 1.13.0: which known findings show (found_in, fixed_in).
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail=0
@@ -88,15 +88,17 @@ expect 0 "reduce a known finding" -- reduce "$(dirname "$0")/../../known_finding
 grep -q '"op": "aten::tril"' "$dir/reduced.json" || { echo "FAIL: no reduced case"; fail=1; }
 grep -q "^INFO: reduced aten::tril|out|outside_write" "$dir/err" || { echo "FAIL: no reduction line"; cat "$dir/err"; fail=1; }
 # The regression gate: every known LibTorch finding reproduces, but on a
-# LibTorch at or past the release in its fixed_in (known_findings/README.md).
+# LibTorch before the release in its found_in or at or past the one in its
+# fixed_in (known_findings/README.md).
 src="$(dirname "$0")/../.."
 expect 1 "replay known findings" -- replay "$src/known_findings" --jobs=2
+at_least() {  # at_least RELEASE: the LibTorch under test is RELEASE or newer.
+  [ "$(printf '%s\n' "$1" "$libtorch" | sort -V | head -n1)" = "$1" ]
+}
 for finding in "$src"/known_findings/*/; do
   want=REPRODUCES
-  if [ -f "$finding/fixed_in" ]; then
-    fixed_in=$(cat "$finding/fixed_in")
-    [ "$(printf '%s\n' "$fixed_in" "$libtorch" | sort -V | head -n1)" = "$fixed_in" ] && want=FIXED
-  fi
+  [ -f "$finding/found_in" ] && ! at_least "$(cat "$finding/found_in")" && want=FIXED
+  [ -f "$finding/fixed_in" ] && at_least "$(cat "$finding/fixed_in")" && want=FIXED
   grep -qxF "$want: ${finding}case.json" <(cut -d' ' -f1,2 "$dir/out") ||
     { echo "FAIL: $finding: no $want line on LibTorch $libtorch"; cat "$dir/out"; fail=1; }
 done
