@@ -23,7 +23,9 @@ ReproChecker::~ReproChecker() { Finish(0); }
 void ReproChecker::Enqueue(std::string dir) {
   {
     const std::lock_guard<std::mutex> lock(mu_);
-    // Queued once: the check reads the files as they are when it runs.
+    // Queued once: the check reads the files as they are when it runs. One
+    // whose check is running is queued again: its files may have changed
+    // since that check read them.
     if (stopping_ ||
         std::find(queue_.begin(), queue_.end(), dir) != queue_.end()) {
       return;

@@ -38,6 +38,8 @@ class ReproChecker {
   ReproChecker(const ReproChecker&) = delete;
   ReproChecker& operator=(const ReproChecker&) = delete;
 
+  // Queues a check of the finding directory `dir`, unless it is queued
+  // already (a directory whose check is running is queued again).
   void Enqueue(std::string dir);
   std::vector<ReproCheckDone> TakeDone();
   // Waits up to `max_wait_seconds` for the queued checks, then drops those

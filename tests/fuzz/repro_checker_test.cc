@@ -43,15 +43,24 @@ TEST(ReproCheckerTest, RecordsWhatEachReproSays) {
       {"broken", "import sys; sys.exit(2)"},
       {"dies", "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"}};
   ReproChecker checker(*store);
-  for (const auto& [name, script] : scripts) {
+  auto write = [&](const std::string& name, const std::string& script) {
     fs::create_directories(root / name);
     std::ofstream(root / name / "finding.json") << R"({"hits": 1})";
     std::ofstream(root / name / "repro.py") << script << "\n";
+  };
+  // Checks run one at a time: while this one runs, the others wait in the
+  // queue, where a second Enqueue of the same directory is dropped. (One
+  // enqueued again while its check runs is checked again: its files may
+  // have changed since.)
+  write("first", "import time; time.sleep(2)");
+  checker.Enqueue((root / "first").string());
+  for (const auto& [name, script] : scripts) {
+    write(name, script);
     checker.Enqueue((root / name).string());
     checker.Enqueue((root / name).string());  // Queued once.
   }
   EXPECT_EQ(checker.Finish(600), 0u);
-  EXPECT_EQ(checker.TakeDone().size(), scripts.size());
+  EXPECT_EQ(checker.TakeDone().size(), scripts.size() + 1);
   const std::map<std::string, std::pair<bool, std::string>> want = {
       {"shows", {true, "reproduces"}},
       {"fixed", {false, "does not reproduce"}},
