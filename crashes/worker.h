@@ -54,7 +54,7 @@ struct WorkerConfig {
   int alias_one_in = BuildOptions().alias_one_in;
   bool check_grad = BuildOptions().check_grad;
   Device device = BuildOptions().device;  // Of the cases drawn.
-  std::vector<std::string> libraries;  // Op libraries to load first.
+  std::vector<std::string> libraries;     // Op libraries to load first.
 };
 
 // The arguments after kWorkerCommand, and back.
