@@ -21,10 +21,30 @@
 
 namespace dpfuzz {
 
+// Which argument's layout a finding needs, and which feature of that
+// layout (found by isolated runs, fuzz/blame.h). Empty when not blamed.
+struct Blame {
+  // The argument whose layout is needed: "self", "out", "grad_output";
+  // "self,out" when the bug needs two arguments sharing memory.
+  std::string culprit;
+  // What of its layout is needed: a LayoutFeatureName ("permuted",
+  // "gapped", "offset", "zero_stride", "overlapping", "channels_last",
+  // "odd_unit_stride", ...), "aliasing" (sharing memory with another
+  // argument) or "dtype" (no layout needed: the dtype alone).
+  std::string feature;
+
+  friend bool operator==(const Blame& a, const Blame& b) {
+    return a.culprit == b.culprit && a.feature == b.feature;
+  }
+};
+
 struct Finding {
   Case c;
   CaseOutcome outcome;
   std::string signature;
+  Blame blame;
+  // Did not show again when re-run in a fresh worker: counted, never a bug.
+  bool flaky = false;
 };
 
 std::string FindingSignature(const Case& c, Verdict verdict);

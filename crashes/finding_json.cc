@@ -63,6 +63,10 @@ Json FindingToJson(const Finding& f, bool with_case) {
       {"signature", f.signature},
       {"evidence", EvidenceToJson(f.outcome.evidence)},
       {"layouts", layouts},
+      {"kind", std::string(FindingKindName(f.outcome.kind))},
+      {"culprit", f.blame.culprit},
+      {"feature", f.blame.feature},
+      {"flaky", f.flaky},
       {"libtorch_version", LibTorchVersion()},
       {"dpfuzz_version", DpfuzzVersion()},
   };
@@ -85,6 +89,19 @@ absl::StatusOr<Finding> FindingFromJson(absl::string_view text,
         absl::StrCat(source, ": ", verdict.status().message()));
   }
   f.outcome.verdict = *verdict;
+  // Findings written before kinds existed are layout bugs.
+  if (const std::string kind = StringOr(j, "kind"); !kind.empty()) {
+    absl::StatusOr<FindingKind> k = ParseFindingKind(kind);
+    if (!k.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source, ": ", k.status().message()));
+    }
+    f.outcome.kind = *k;
+  }
+  f.blame.culprit = StringOr(j, "culprit");
+  f.blame.feature = StringOr(j, "feature");
+  const auto flaky = j.find("flaky");
+  f.flaky = flaky != j.end() && flaky->is_boolean() && flaky->get<bool>();
   f.signature = StringOr(j, "signature");
   if (f.signature.empty()) {
     return absl::InvalidArgumentError(

@@ -2,7 +2,9 @@
 // worker sends its supervisor.
 //
 // FindingToJson writes op, overload, variant, verdict, signature, evidence,
-// layouts (one readable line per tensor), LibTorch and dpfuzz versions;
+// layouts (one readable line per tensor), kind ("layout_bug" or
+// "baseline_failure"), culprit and feature (the blame, "" when not
+// blamed), flaky, LibTorch and dpfuzz versions;
 // with `with_case` the case itself too (under "case", as case file text),
 // which is what crosses the worker pipe. FindingFromJson reads either form
 // back; the case is required only when `with_case` was used.

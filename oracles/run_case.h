@@ -46,6 +46,7 @@ struct Evidence {
 struct CaseOutcome {
   Verdict verdict = Verdict::kAgree;
   Evidence evidence;
+  FindingKind kind = FindingKind::kLayoutBug;
 };
 
 absl::StatusOr<CaseOutcome> RunCase(const OpSpec& spec, const Case& c);

@@ -26,7 +26,20 @@ constexpr NameTable<Verdict, 14> kNames = {{
     {Verdict::kOom, "oom"},
 }};
 
+constexpr NameTable<FindingKind, 2> kKindNames = {{
+    {FindingKind::kLayoutBug, "layout_bug"},
+    {FindingKind::kBaselineFailure, "baseline_failure"},
+}};
+
 }  // namespace
+
+absl::string_view FindingKindName(FindingKind kind) {
+  return kKindNames[static_cast<size_t>(kind)].second;
+}
+
+absl::StatusOr<FindingKind> ParseFindingKind(absl::string_view name) {
+  return ParseNamed(kKindNames, "finding kind", name);
+}
 
 const std::vector<Verdict>& AllVerdicts() {
   static const auto* all = [] {

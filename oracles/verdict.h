@@ -40,6 +40,24 @@ enum class Verdict : uint8_t {
   kOom,      // "oom": went past the memory limit.
 };
 
+// Whom a finding's verdict is about. See Note [Layout bugs and baseline
+// failures].
+//
+// Note [Layout bugs and baseline failures]
+// dpfuzz hunts layout bugs: a layout that changes what an op does. When
+// the contiguous baseline itself crashes, hangs, hits an internal assert
+// or otherwise fails on the drawn arguments, the arguments (not a layout)
+// break the op: that is a baseline failure, kept and reported apart, never
+// counted as a layout bug nor in the exit status (--baseline_failures
+// includes them).
+enum class FindingKind : uint8_t {
+  kLayoutBug,        // "layout_bug": a layout changes the op's behaviour.
+  kBaselineFailure,  // "baseline_failure": the contiguous baseline fails.
+};
+
+absl::string_view FindingKindName(FindingKind kind);
+absl::StatusOr<FindingKind> ParseFindingKind(absl::string_view name);
+
 // Every verdict, in declaration order.
 const std::vector<Verdict>& AllVerdicts();
 
