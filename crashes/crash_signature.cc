@@ -90,6 +90,17 @@ std::string FrameName(absl::string_view line) {
 
 }  // namespace
 
+bool ReportsHeapCorruption(const std::vector<std::string>& last_lines) {
+  for (const std::string& line : last_lines) {
+    for (absl::string_view word :
+         {"malloc(): ", "free(): ", "realloc(): ", "double free",
+          "corrupted ", "munmap_chunk(): ", "malloc_consolidate(): "}) {
+      if (absl::StrContains(line, word)) return true;
+    }
+  }
+  return false;
+}
+
 std::string SignalName(int signal) {
   if (signal == 0) return "exit";
   const char* abbrev = sigabbrev_np(signal);

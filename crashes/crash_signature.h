@@ -28,6 +28,12 @@ std::string CrashKey(int signal, const std::vector<std::string>& last_lines);
 // "c10" stays), whitespace runs "_".
 std::string NormalizeCrashText(absl::string_view text);
 
+// True when the last lines hold glibc's allocator's fatal message
+// ("free(): invalid pointer", "double free or corruption (out)",
+// "malloc(): corrupted top size"): heap corruption, noticed wherever memory
+// was next freed or allocated, not where it was corrupted.
+bool ReportsHeapCorruption(const std::vector<std::string>& last_lines);
+
 // "SIGSEGV"; "signal 77" for one without a name; "exit" for 0 (no signal).
 std::string SignalName(int signal);
 

@@ -17,6 +17,7 @@
 #include "common/files.h"
 #include "common/status_macros.h"
 #include "crashes/crash_signature.h"
+#include "crashes/death_blame.h"
 #include "generators/case_json.h"
 
 namespace dpfuzz {
@@ -45,6 +46,9 @@ struct Supervisor::Death {
   int signal = 0;
   std::string detail;
   std::vector<std::string> last_lines;
+  // Where the case in flight stood (Note [Call phases]); nullopt when no
+  // case was.
+  std::optional<CallPhase> phase;
 };
 
 struct Supervisor::AloneRun {
@@ -162,7 +166,7 @@ size_t Supervisor::Outstanding() const {
 
 absl::Status Supervisor::Dispatch() {
   for (auto& slot : slots_) {
-    while (!backlog_.empty() &&
+    while (slot->process != nullptr && !backlog_.empty() &&
            slot->outstanding.size() < kOutstandingPerWorker) {
       auto [seq, ticket] = std::move(backlog_.front());
       backlog_.pop_front();
@@ -228,9 +232,13 @@ std::optional<Supervisor::Death> Supervisor::Limits(WorkerProcess& process,
 
 absl::Status Supervisor::Poll(double max_wait_seconds,
                               std::vector<TicketResult>& results) {
+  for (auto& slot : slots_) {
+    if (slot->process == nullptr) DPFUZZ_RETURN_IF_ERROR(RestartWorker(*slot));
+  }
   DPFUZZ_RETURN_IF_ERROR(Dispatch());
   std::vector<pollfd> fds;
   for (const auto& slot : slots_) {
+    if (slot->process == nullptr) continue;
     fds.push_back({slot->process->report_fd(), POLLIN, 0});
     fds.push_back({slot->process->output_fd(), POLLIN, 0});
   }
@@ -241,6 +249,7 @@ absl::Status Supervisor::Poll(double max_wait_seconds,
   std::vector<absl::StatusOr<WorkerReport>> reports;
   for (auto& slot_ptr : slots_) {
     Slot& slot = *slot_ptr;
+    if (slot.process == nullptr) continue;
     const bool open = slot.process->ReadAvailable(reports);
     DPFUZZ_RETURN_IF_ERROR(Collect(slot, reports, results));
     std::optional<Death> death;
@@ -257,6 +266,9 @@ absl::Status Supervisor::Poll(double max_wait_seconds,
     }
     if (death.has_value()) {
       death->last_lines = slot.process->LastLines();
+      if (const std::optional<SlotState> s = slot.process->InFlight()) {
+        death->phase = DecodeCallPhase(s->phase);
+      }
       DPFUZZ_RETURN_IF_ERROR(HandleDeath(slot, std::move(*death), results));
     }
   }
@@ -308,6 +320,9 @@ Supervisor::AloneRun Supervisor::RunAlone(uint64_t seq, const Ticket& ticket) {
   }
   if (run.death.has_value()) {
     run.death->last_lines = process.LastLines();
+    if (const std::optional<SlotState> s = process.InFlight()) {
+      run.death->phase = DecodeCallPhase(s->phase);
+    }
   } else if (!run.report.has_value()) {
     run.error = "the worker ended without a report";
   }
@@ -332,15 +347,33 @@ TicketResult Supervisor::CulpritResult(const Ticket& ticket,
                            death.detail, " before its case was built");
     return r;
   }
-  r.kind = TicketResult::Kind::kCulprit;
-  r.verdict = death.verdict;
   Finding f;
   f.c = std::move(*c);
-  f.outcome.verdict = death.verdict;
   f.outcome.evidence.where = "worker";
   f.outcome.evidence.detail = absl::StrCat(
       death.detail, alone ? "" : "; it did not die when re-run alone");
   f.outcome.evidence.error = LastLinesText(death.last_lines);
+  const std::optional<CallSide> side =
+      BlamedSide(death.verdict, death.phase, death.last_lines);
+  if (!side.has_value()) {
+    // See Note [Call phases]: dpfuzz's own code died, not an op.
+    r.kind = TicketResult::Kind::kError;
+    r.verdict = death.verdict;
+    r.error = absl::StrCat(
+        "internal error: a worker running ", TicketToString(ticket), " ",
+        death.detail, " in dpfuzz's own code, not in an op call");
+    f.outcome.evidence.where = "dpfuzz";
+    f.signature = "internal_error";
+    r.finding = std::move(f);
+    return r;
+  }
+  r.kind = TicketResult::Kind::kCulprit;
+  r.verdict = death.verdict;
+  f.outcome.verdict = death.verdict;
+  if (*side == CallSide::kBaseline) {
+    f.outcome.kind = FindingKind::kBaselineFailure;
+    f.outcome.evidence.where = "baseline";
+  }
   f.signature = FindingSignature(f.c, death.verdict);
   if (death.verdict == Verdict::kCrash) {
     absl::StrAppend(&f.signature, "|",
@@ -428,7 +461,20 @@ absl::Status Supervisor::HandleDeath(Slot& slot, Death death,
   } else {
     failed_starts_ = 0;
   }
-  return StartWorker(slot);
+  return RestartWorker(slot);
+}
+
+absl::Status Supervisor::RestartWorker(Slot& slot) {
+  const absl::Status started = StartWorker(slot);
+  if (started.ok()) return started;
+  // The slot stays empty (Dispatch and Poll pass it by) and the next Poll
+  // tries again; only repeated failures are an error.
+  slot.process.reset();
+  if (++failed_starts_ >= kMaxFailedStarts) {
+    return absl::InternalError(absl::StrCat(
+        "cannot start a worker: ", started.message()));
+  }
+  return absl::OkStatus();
 }
 
 std::vector<Ticket> Supervisor::Abandon() {

@@ -11,8 +11,11 @@
 // glibc's checking allocator and the case written to disk before it runs.
 // The first that dies alone is the culprit and becomes a finding (verdict
 // crash, timeout or oom); when none does, the case in flight is, marked as
-// not reproducing alone. The tickets the dead worker had not run go to the
-// others, and the dead worker is replaced.
+// not reproducing alone. Where the worker died decides what the death is
+// (crashes/death_blame.h, Note [Call phases]): in the variant's op call a
+// finding, in the baseline's a baseline failure, in dpfuzz's own code an
+// internal error (kError, with the case). The tickets the dead worker had
+// not run go to the others, and the dead worker is replaced.
 //
 // Every submitted ticket comes back exactly once as a TicketResult: ran
 // (with its verdict), invalid, error, or culprit; Abandon returns the rest.
@@ -64,9 +67,13 @@ struct TicketResult {
   };
   Kind kind = Kind::kRan;
   Ticket ticket;
-  Verdict verdict = Verdict::kAgree;  // kRan and kCulprit.
-  std::optional<Finding> finding;     // When the verdict is a finding.
-  std::string error;                  // kError.
+  // kRan and kCulprit; for kError, how the worker died when it died in
+  // dpfuzz's own code (else kAgree).
+  Verdict verdict = Verdict::kAgree;
+  // When the verdict is a finding; for kError, the case dpfuzz failed on
+  // when it was built (an internal error: keep it, never report it).
+  std::optional<Finding> finding;
+  std::string error;  // kError.
 };
 
 class Supervisor {
@@ -101,6 +108,11 @@ class Supervisor {
   explicit Supervisor(SupervisorOptions options, std::string state_dir);
 
   absl::Status StartWorker(Slot& slot);
+  // StartWorker; on failure the slot stays empty until a later Poll, and
+  // only repeated failures are an error. Every path that replaces a worker
+  // goes through it, so a slot is either running or retried, never used
+  // empty.
+  absl::Status RestartWorker(Slot& slot);
   absl::Status Dispatch();
   absl::Status Collect(Slot& slot,
                        std::vector<absl::StatusOr<WorkerReport>>& reports,

@@ -21,6 +21,7 @@
 #include "generators/case_json.h"
 #include "generators/op_library.h"
 #include "generators/op_registry.h"
+#include "oracles/call_phase.h"
 #include "oracles/device_sync.h"
 #include "oracles/run_case.h"
 
@@ -68,10 +69,15 @@ class LineReader {
   size_t offset_ = 0;
 };
 
+std::string FirstLineOf(absl::string_view text) {
+  return std::string(text.substr(0, text.find('\n')));
+}
+
 class Worker {
  public:
   Worker(const WorkerConfig& config, WorkerSlot slot)
       : config_(config), slot_(std::move(slot)) {
+    SetCallPhaseSink(slot_.phase_word());
     build_.layout_one_in = config.layout_one_in;
     build_.alias_one_in = config.alias_one_in;
     build_.check_grad = config.check_grad;
@@ -115,7 +121,7 @@ class Worker {
       device = CaseDevice(*c);
       loaded = std::move(*c);
     }
-    if (device != Device::kCuda) return Run(*ticket, loaded);
+    if (device != Device::kCuda) return RunCatching(*ticket, loaded);
     // See Note [Sticky device errors].
     WorkerReport r;
     try {
@@ -129,9 +135,40 @@ class Worker {
     return r;
   }
 
+  // Run, where an exception that escapes it is dpfuzz's own failure: an
+  // oracle's call that LibTorch refused (asking a sparse result for its
+  // strides, say), not the op's (those are caught around the op call,
+  // oracles/invoke.h). Reported as an internal error with the case.
+  WorkerReport RunCatching(const Ticket& ticket,
+                           const std::optional<Case>& loaded) {
+    try {
+      return Run(ticket, loaded);
+    } catch (const c10::Error& e) {
+      return InternalError(e.what_without_backtrace());
+    } catch (const std::exception& e) {
+      return InternalError(e.what());
+    }
+  }
+
+  WorkerReport InternalError(absl::string_view what) {
+    WorkerReport r = Error(absl::InternalError(absl::StrCat(
+        "internal error: dpfuzz's own call threw (not an op call): ",
+        FirstLineOf(what))));
+    if (current_.has_value()) {
+      Finding f;
+      f.c = *current_;
+      f.outcome.evidence.where = "dpfuzz";
+      f.outcome.evidence.error = r.error;
+      f.signature = "internal_error";
+      r.finding = std::move(f);
+    }
+    return r;
+  }
+
   // Builds the case of a drawn ticket (`loaded` holds a file ticket's) and
   // runs it.
   WorkerReport Run(const Ticket& ticket, const std::optional<Case>& loaded) {
+    current_.reset();
     absl::StatusOr<std::optional<Case>> c =
         loaded.has_value() ? absl::StatusOr<std::optional<Case>>(loaded)
                            : Draw(ticket);
@@ -148,6 +185,7 @@ class Worker {
           absl::StrCat("no op spec for ", QualifiedOpName(**c))));
     }
     if (!config_.case_out.empty()) SaveCase(**c);
+    current_ = **c;
     absl::StatusOr<CaseOutcome> outcome = RunCase(*spec, **c);
     if (!outcome.ok()) return Error(outcome.status());
     r.verdict = outcome->verdict;
@@ -166,6 +204,7 @@ class Worker {
   const WorkerConfig& config_;
   WorkerSlot slot_;
   BuildOptions build_;
+  std::optional<Case> current_;  // The case being run, once built.
 };
 
 bool ParseFlag(const std::string& arg, absl::string_view name,

@@ -19,7 +19,7 @@ absl::string_view KindName(const WorkerReport& r) {
     case WorkerReport::Kind::kInvalid:
       return "invalid";
     case WorkerReport::Kind::kError:
-      return "error";
+      return r.finding.has_value() ? "error_case" : "error";
   }
   return "error";
 }
@@ -37,6 +37,13 @@ absl::StatusOr<WorkerReport> Decode(uint64_t seq, absl::string_view kind,
     absl::StatusOr<Verdict> verdict = ParseVerdict(payload);
     if (!verdict.ok()) return verdict.status();
     r.verdict = *verdict;
+  } else if (kind == "error_case") {
+    absl::StatusOr<Finding> f =
+        FindingFromJson(payload, absl::StrCat("report of case ", seq));
+    if (!f.ok()) return f.status();
+    r.kind = WorkerReport::Kind::kError;
+    r.error = f->outcome.evidence.error;
+    r.finding = std::move(*f);
   } else if (kind == "finding") {
     absl::StatusOr<Finding> f =
         FindingFromJson(payload, absl::StrCat("report of case ", seq));

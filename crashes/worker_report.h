@@ -3,8 +3,10 @@
 //
 // A report is a header line "<seq> <kind> <payload bytes>\n" and a payload:
 // the verdict name (kind "ran"), the finding as JSON with its case (kind
-// "finding"), an error message ("error") or nothing ("invalid": the op
-// rejected the drawn arguments on the baseline, so there is no case).
+// "finding"), an error message ("error"), an internal error of dpfuzz's
+// with the case it happened on ("error_case": a finding JSON whose
+// evidence.error is the message) or nothing ("invalid": the op rejected
+// the drawn arguments on the baseline, so there is no case).
 // ReportReader reassembles reports from whatever chunks read() returns.
 //
 //   std::string bytes = EncodeReport(report);        // worker
@@ -30,7 +32,9 @@ struct WorkerReport {
   Kind kind = Kind::kRan;
   Verdict verdict = Verdict::kAgree;  // kRan.
   std::string error;                  // kError.
-  std::optional<Finding> finding;     // kRan, when the verdict is a finding.
+  // kRan, when the verdict is a finding; kError, the case dpfuzz failed on
+  // when it had one (its verdict is no finding's).
+  std::optional<Finding> finding;
 };
 
 std::string EncodeReport(const WorkerReport& report);

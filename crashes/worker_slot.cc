@@ -23,7 +23,8 @@ struct WorkerSlot::Data {
   std::atomic<int64_t> started_ns;  // 0: idle.
   std::atomic<uint64_t> seq;
   uint32_t ticket_size;
-  char ticket[kSlotBytes - 2 * sizeof(int64_t) - sizeof(uint32_t) - 4];
+  std::atomic<uint32_t> phase;  // See Note [Call phases].
+  char ticket[kSlotBytes - 2 * sizeof(int64_t) - 2 * sizeof(uint32_t)];
 };
 
 namespace {
@@ -76,6 +77,8 @@ WorkerSlot::~WorkerSlot() {
   if (data_ != nullptr) ::munmap(data_, kSlotBytes);
 }
 
+std::atomic<uint32_t>* WorkerSlot::phase_word() { return &data_->phase; }
+
 int64_t WorkerSlot::NowNs() {
   timespec ts;
   ::clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -86,6 +89,7 @@ void WorkerSlot::Begin(uint64_t seq, absl::string_view ticket) {
   const size_t size = std::min(ticket.size(), sizeof(data_->ticket));
   std::memcpy(data_->ticket, ticket.data(), size);
   data_->ticket_size = static_cast<uint32_t>(size);
+  data_->phase.store(0, std::memory_order_relaxed);
   data_->seq.store(seq, std::memory_order_relaxed);
   data_->started_ns.store(NowNs(), std::memory_order_release);
 }
@@ -100,6 +104,7 @@ std::optional<SlotState> WorkerSlot::Current() const {
   SlotState s;
   s.started_ns = started;
   s.seq = data_->seq.load(std::memory_order_relaxed);
+  s.phase = data_->phase.load(std::memory_order_relaxed);
   s.ticket.assign(data_->ticket,
                   std::min<size_t>(data_->ticket_size, sizeof(data_->ticket)));
   return s;

@@ -2,8 +2,9 @@
 // the worker and its supervisor both map.
 //
 // Before each case the worker writes the case's ticket, its sequence number
-// and the start time (CLOCK_MONOTONIC) into the slot; after it, it marks
-// the slot idle. Plain stores into shared memory cost nothing next to a
+// and the start time (CLOCK_MONOTONIC) into the slot; while the case runs,
+// where it stands (the word of oracles/call_phase.h: which side's op call,
+// or dpfuzz's own code); after it, it marks the slot idle. Plain stores into shared memory cost nothing next to a
 // case, and they outlive the worker: when it dies, the supervisor reads
 // which case it was running and for how long. The slot is a file, so the
 // record is on disk before the case runs.
@@ -18,6 +19,7 @@
 #ifndef DPFUZZ_CRASHES_WORKER_SLOT_H_
 #define DPFUZZ_CRASHES_WORKER_SLOT_H_
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -31,6 +33,7 @@ struct SlotState {
   uint64_t seq = 0;        // The ticket's sequence number.
   int64_t started_ns = 0;  // CLOCK_MONOTONIC when it began.
   std::string ticket;      // Its encoded ticket.
+  uint32_t phase = 0;      // EncodeCallPhase's word (oracles/call_phase.h).
 };
 
 class WorkerSlot {
@@ -45,11 +48,15 @@ class WorkerSlot {
   WorkerSlot& operator=(const WorkerSlot&) = delete;
   ~WorkerSlot();
 
+  // Begin also resets the phase word.
   void Begin(uint64_t seq, absl::string_view ticket);
   void End();
 
   // The case in flight; nullopt when idle.
   std::optional<SlotState> Current() const;
+
+  // The word a worker hands to SetCallPhaseSink; lives as long as the slot.
+  std::atomic<uint32_t>* phase_word();
 
   static int64_t NowNs();
 

@@ -6,19 +6,20 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "common/files.h"
 #include "crashes/findings_store.h"
 #include "crashes/python_repro_check.h"
 #include "crashes/repro_files.h"
 #include "fuzz/op_knowledge.h"
+#include "fuzz/report.h"
 #include "fuzz/repro_checker.h"
 #include "generators/rng.h"
 #include "oracles/case_builder.h"
-#include "reducers/isolated_runner.h"
-#include "reducers/reducer.h"
 
 namespace dpfuzz {
 namespace {
@@ -33,9 +34,9 @@ constexpr double kGraceSeconds = 2;
 constexpr double kMinReproWaitSeconds = 10;
 // A generic op's draw is the likeliest valid of this many candidates.
 constexpr int kDrawCandidates = 4;
-// Budget of one reduction within a campaign.
-constexpr int kReduceMaxCalls = 300;
-constexpr double kReduceMaxSeconds = 60;
+// An op whose cases killed this many workers is quarantined: dropped from
+// the campaign and reported, so that it cannot eat the campaign's time.
+constexpr int kQuarantineDeaths = 3;
 
 std::vector<DType> AllowedDTypes(const OpSpec& spec,
                                  const std::vector<DType>& allowed) {
@@ -46,15 +47,6 @@ std::vector<DType> AllowedDTypes(const OpSpec& spec,
       out.push_back(d);
   }
   return out;
-}
-
-// The first line of `text` that is not blank.
-std::string FirstLine(absl::string_view text) {
-  for (absl::string_view line : absl::StrSplit(text, '\n')) {
-    line = absl::StripAsciiWhitespace(line);
-    if (!line.empty()) return std::string(line);
-  }
-  return "";
 }
 
 std::string OpName(const OpSpec& spec) {
@@ -77,6 +69,7 @@ class Campaign {
     std::vector<DType> dtypes;
     std::vector<Variant> variants;
     int invalid_in_a_row = 0;
+    int deaths = 0;       // Workers its cases killed.
     bool learns = false;  // A generic op: draws follow what worked.
   };
 
@@ -90,14 +83,13 @@ class Campaign {
   void HandleFinding(const Finding& found);
   // Counts a known finding; true when it is one.
   bool Muted(const Finding& finding);
-  // The reduced form of a found finding (itself when it cannot be
-  // reduced), reduced once per signature.
-  const Finding& Reduced(const Finding& found);
-  // Stores a finding (with the case it was reduced from) and reports it.
-  void Store(const Finding& finding, const Case* original);
+  // Counts a worker death on `op`; quarantines it after kQuarantineDeaths.
+  void CountDeath(const std::string& op);
   // Logs the Python repro checks that are done.
   void ReportReproChecks();
   void PrintProgress();
+  // quarantine.json and the reports (fuzz/report.h) in the findings dir.
+  void WriteReportFiles();
 
   const CampaignOptions& options_;
   std::ostream& log_;
@@ -107,9 +99,8 @@ class Campaign {
   Clock::time_point last_progress_ = start_;
   CampaignSummary summary_;
   std::optional<FindingsStore> store_;
-  std::optional<ReproChecker> checker_;     // With a store and python_check.
-  std::unique_ptr<IsolatedRunner> runner_;  // Reduction candidates.
-  std::map<std::string, Finding> reduced_;  // By signature as found.
+  std::optional<ReproChecker> checker_;  // With a store and python_check.
+  std::optional<Triage> triage_;
   std::vector<OpState> ops_;
   size_t next_op_ = 0;
   OpKnowledge knowledge_;  // Loaded from and saved to the findings dir.
@@ -134,6 +125,12 @@ bool Campaign::Setup() {
       log_ << "WARNING: " << k.status().message() << "; starting afresh\n";
     }
   }
+  TriageOptions triage;
+  triage.reduce = options_.reduce;
+  triage.isolation = options_.isolation;
+  triage.progress = options_.progress;
+  triage_.emplace(triage, store_.has_value() ? &*store_ : nullptr,
+                  checker_.has_value() ? &*checker_ : nullptr, log_);
   for (const OpSpec* spec : options_.ops) {
     OpState state{spec, OpName(*spec), AllowedDTypes(*spec, options_.dtypes),
                   VariantsOf(*spec)};
@@ -186,76 +183,26 @@ bool Campaign::Muted(const Finding& finding) {
   return true;
 }
 
-const Finding& Campaign::Reduced(const Finding& found) {
-  const auto done = reduced_.find(found.signature);
-  if (done != reduced_.end()) return done->second;
-  if (runner_ == nullptr) {
-    absl::StatusOr<std::unique_ptr<IsolatedRunner>> r =
-        IsolatedRunner::Start(options_.isolation);
-    if (!r.ok()) {
-      log_ << "WARNING: cannot reduce findings: " << r.status().message()
-           << "\n";
-      return reduced_.emplace(found.signature, found).first->second;
-    }
-    runner_ = std::move(*r);
-  }
-  std::vector<Finding> others;
-  ReduceOptions options;
-  options.max_calls = kReduceMaxCalls;
-  // Within the campaign's own time budget.
-  options.max_seconds = options_.max_time_seconds > 0
-                            ? std::clamp(options_.max_time_seconds - Elapsed(),
-                                         1.0, kReduceMaxSeconds)
-                            : kReduceMaxSeconds;
-  options.verify = [this](const Case& c) { return runner_->RunFresh(c); };
-  options.on_other_finding = [&others](const Finding& f) {
-    others.push_back(f);
-  };
-  const ReduceResult r = Reduce(
-      found, [this](const Case& c) { return runner_->Run(c); }, options);
-  if (options_.progress) std::fprintf(stderr, "\n");
-  log_ << "INFO: reduced " << found.signature << " "
-       << ReductionSummary(found.c, r) << std::endl;
-  const Finding& kept =
-      reduced_.emplace(found.signature, r.finding).first->second;
-  // Other bugs met on the way are findings of their own, not reduced.
-  for (const Finding& other : others) {
-    if (!Muted(other)) Store(other, nullptr);
-  }
-  return kept;
-}
-
 void Campaign::HandleFinding(const Finding& found) {
   if (Muted(found)) return;
   ++summary_.hits;
-  if (!options_.reduce) return Store(found, nullptr);
-  const Finding& reduced = Reduced(found);
-  Store(reduced, reduced.c == found.c ? nullptr : &found.c);
+  const double remaining = options_.max_time_seconds > 0
+                               ? options_.max_time_seconds - Elapsed()
+                               : 1e9;
+  triage_->HandleFinding(found, Elapsed(), remaining);
 }
 
-void Campaign::Store(const Finding& finding, const Case* original) {
-  std::string where = "(not stored)";
-  if (store_.has_value()) {
-    absl::StatusOr<Recorded> recorded = store_->Record(finding, original);
-    if (recorded.ok()) {
-      where = recorded->path;
-      // An oom repro would allocate without bound outside any worker.
-      if (recorded->case_written && checker_.has_value() &&
-          finding.outcome.verdict != Verdict::kOom) {
-        checker_->Enqueue(where);
-      }
-    } else {
-      ++summary_.errors;
-      log_ << "ERROR: " << recorded.status().message() << "\n";
-    }
-  }
-  if (!summary_.findings.emplace(finding.signature, where).second) return;
-  const Evidence& e = finding.outcome.evidence;
+void Campaign::CountDeath(const std::string& name) {
+  const auto op = std::find_if(ops_.begin(), ops_.end(),
+                               [&](const OpState& s) { return s.name == name; });
+  if (op == ops_.end() || ++op->deaths < kQuarantineDeaths) return;
+  const std::string reason = absl::StrCat(
+      op->deaths, " of its cases killed their worker (crash, hang or memory)");
   if (options_.progress) std::fprintf(stderr, "\n");
-  const std::string error = FirstLine(e.error);
-  log_ << "FINDING: " << finding.signature << " -> " << where << "\n  "
-       << e.where << ": " << e.detail << (error.empty() ? "" : "\n  error: ")
-       << error << std::endl;
+  log_ << "WARNING: quarantined " << op->name << ": " << reason
+       << "; dropped from the campaign" << std::endl;
+  summary_.quarantined.push_back({op->name, op->deaths, reason});
+  ops_.erase(op);
 }
 
 void Campaign::ReportReproChecks() {
@@ -288,15 +235,25 @@ void Campaign::Handle(TicketResult& r) {
       return;
     }
     case TicketResult::Kind::kError:
-      ++summary_.errors;
-      log_ << "ERROR: " << TicketToString(r.ticket) << ": " << r.error << "\n";
+      if (r.finding.has_value()) {
+        // dpfuzz's own failure on a case it built; a dead worker's counts
+        // toward the op's quarantine too.
+        if (IsDeath(r.verdict)) CountDeath(r.ticket.op);
+        triage_->HandleError(r.error, r.finding);
+      } else {
+        triage_->HandleError(
+            absl::StrCat(TicketToString(r.ticket), ": ", r.error),
+            std::nullopt);
+      }
       return;
     case TicketResult::Kind::kCulprit:
       ++summary_.culprits;
       ++summary_.cases;
+      CountDeath(r.ticket.op);
       break;
     case TicketResult::Kind::kLateCulprit:
       ++summary_.culprits;
+      CountDeath(r.ticket.op);
       break;
     case TicketResult::Kind::kRan:
       ++summary_.cases;
@@ -312,14 +269,33 @@ void Campaign::Handle(TicketResult& r) {
   if (r.finding.has_value()) HandleFinding(*r.finding);
 }
 
+void Campaign::WriteReportFiles() {
+  nlohmann::json quarantined = nlohmann::json::array();
+  for (const Quarantined& q : summary_.quarantined) {
+    quarantined.push_back(
+        {{"op", q.op}, {"deaths", q.deaths}, {"reason", q.reason}});
+  }
+  absl::Status s = WriteFileAtomically(
+      absl::StrCat(options_.findings_dir, "/", kQuarantineFile),
+      quarantined.dump(2) + "\n", "quarantine list");
+  if (s.ok()) s = WriteReports(options_.findings_dir);
+  if (!s.ok()) {
+    ++summary_.errors;
+    log_ << "ERROR: " << s.message() << "\n";
+    return;
+  }
+  log_ << "INFO: report: " << options_.findings_dir << "/report.md (.html, "
+       << ".json)" << std::endl;
+}
+
 void Campaign::PrintProgress() {
   const double elapsed = Elapsed();
   std::fprintf(stderr,
-               "\r[%5.0fs] cases %lld (%.0f/s)  findings %zu  hits %lld  "
+               "\r[%5.0fs] cases %lld (%.0f/s)  bugs %zu  hits %lld  "
                "crashes %lld  invalid %lld ",
                elapsed, static_cast<long long>(summary_.cases),
                elapsed > 0 ? summary_.cases / elapsed : 0.0,
-               summary_.findings.size(), static_cast<long long>(summary_.hits),
+               triage_->bugs().size(), static_cast<long long>(summary_.hits),
                static_cast<long long>(summary_.culprits),
                static_cast<long long>(summary_.invalid));
   std::fflush(stderr);
@@ -397,6 +373,11 @@ CampaignSummary Campaign::Run() {
     }
   }
   summary_.worker_deaths = sup.worker_deaths();
+  summary_.findings = triage_->findings();
+  summary_.bugs = triage_->bugs();
+  summary_.baseline_failures = triage_->counts().baseline_failures;
+  summary_.flaky = triage_->counts().flaky;
+  summary_.errors += triage_->counts().errors;
   if (store_.has_value()) {
     const absl::Status saved =
         knowledge_.Save(absl::StrCat(options_.findings_dir, "/", kOpStatsFile));
@@ -405,6 +386,7 @@ CampaignSummary Campaign::Run() {
       log_ << "ERROR: " << saved.message() << "\n";
     }
   }
+  if (store_.has_value()) WriteReportFiles();
   summary_.seconds = Elapsed();
   if (options_.progress) {
     PrintProgress();
@@ -422,10 +404,13 @@ CampaignSummary RunCampaign(const CampaignOptions& options, std::ostream& log,
 
 std::string SummaryLine(const CampaignSummary& s) {
   std::string line = absl::StrFormat(
-      "SUMMARY: cases=%d findings=%d hits=%d known=%d invalid=%d errors=%d "
-      "planned=%d culprits=%d abandoned=%d worker_deaths=%d seconds=%.1f",
-      s.cases, s.findings.size(), s.hits, s.known.size(), s.invalid, s.errors,
-      s.planned, s.culprits, s.abandoned, s.worker_deaths, s.seconds);
+      "SUMMARY: cases=%d bugs=%d findings=%d hits=%d known=%d "
+      "baseline_failures=%d flaky=%d invalid=%d errors=%d planned=%d "
+      "culprits=%d abandoned=%d worker_deaths=%d quarantined=%d seconds=%.1f",
+      s.cases, s.bugs.size(), s.findings.size(), s.hits, s.known.size(),
+      s.baseline_failures, s.flaky, s.invalid, s.errors, s.planned,
+      s.culprits, s.abandoned, s.worker_deaths, s.quarantined.size(),
+      s.seconds);
   for (const auto& [verdict, count] : s.verdicts) {
     absl::StrAppend(&line, " ", VerdictName(verdict), "=", count);
   }
@@ -449,8 +434,25 @@ std::string SummaryJson(const CampaignSummary& s) {
     known.push_back(
         {{"signature", signature}, {"note", k.note}, {"hits", k.hits}});
   }
+  nlohmann::json bugs = nlohmann::json::array();
+  for (const auto& [id, bug] : s.bugs) {
+    bugs.push_back({{"id", id},
+                    {"summary", bug.summary},
+                    {"dir", bug.dir},
+                    {"hits", bug.hits}});
+  }
+  nlohmann::json quarantined = nlohmann::json::array();
+  for (const Quarantined& q : s.quarantined) {
+    quarantined.push_back(
+        {{"op", q.op}, {"deaths", q.deaths}, {"reason", q.reason}});
+  }
   const nlohmann::json j{{"planned", s.planned},
                          {"cases", s.cases},
+                         {"bugs", s.bugs.size()},
+                         {"bug_list", bugs},
+                         {"baseline_failures", s.baseline_failures},
+                         {"flaky", s.flaky},
+                         {"quarantined", quarantined},
                          {"findings", s.findings.size()},
                          {"hits", s.hits},
                          {"invalid", s.invalid},

@@ -28,6 +28,7 @@
 
 #include "crashes/known_issues.h"
 #include "crashes/supervisor.h"
+#include "fuzz/triage.h"
 #include "generators/op_spec.h"
 #include "oracles/verdict.h"
 
@@ -47,6 +48,8 @@ struct CampaignOptions {
   // Reduce each new finding (reducers/reducer.h) before storing it; the
   // reduced case drives its signature and repros.
   bool reduce = true;
+  // The exit status counts baseline failures too (RunCampaign ignores it).
+  bool fail_on_baseline_failures = false;
   bool progress = false;  // Live progress line on stderr.
   SupervisorOptions isolation;
   KnownIssues known;  // Findings to count but not report.
@@ -57,16 +60,33 @@ struct KnownHits {
   int64_t hits = 0;
 };
 
+// Ops quarantined by a campaign, in its findings directory: [{op, deaths,
+// reason}].
+inline constexpr char kQuarantineFile[] = "quarantine.json";
+
+struct Quarantined {
+  std::string op;
+  int deaths = 0;
+  std::string reason;
+};
+
 struct CampaignSummary {
   int64_t planned = 0;    // Tickets drawn and handed to workers.
   int64_t cases = 0;      // Cases run through the oracles (culprits too).
   int64_t invalid = 0;    // Drawn arguments the op itself rejects: no case.
-  int64_t errors = 0;     // Cases dpfuzz could not run (reported on the log).
+  // dpfuzz's own failures: cases it could not run or failed on (internal
+  // errors, kept under <findings>/errors/), never findings.
+  int64_t errors = 0;
   int64_t culprits = 0;   // Cases that killed their worker.
   int64_t abandoned = 0;  // Tickets dropped unrun: interrupt or time up.
   int64_t worker_deaths = 0;
   int64_t hits = 0;  // Cases with a (not known) finding.
   std::map<std::string, std::string> findings;  // Unique: signature -> dir.
+  // Layout bugs (fuzz/triage.h), by bug id: the unit people read.
+  std::map<std::string, BugRecord> bugs;
+  int64_t baseline_failures = 0;  // Hits of baseline failures (not bugs).
+  int64_t flaky = 0;              // Findings that did not show again.
+  std::vector<Quarantined> quarantined;
   std::map<std::string, KnownHits> known;       // Muted, by signature.
   std::map<Verdict, int64_t> verdicts;          // Cases per verdict.
   double seconds = 0;
@@ -76,12 +96,14 @@ struct CampaignSummary {
 CampaignSummary RunCampaign(const CampaignOptions& options, std::ostream& log,
                             const std::atomic<bool>* stop);
 
-// "SUMMARY: cases=... findings=... hits=... seconds=... mismatch=..."
+// "SUMMARY: cases=... bugs=... findings=... hits=... seconds=... mismatch=..."
 std::string SummaryLine(const CampaignSummary& summary);
 
-// planned, cases, findings (unique), hits, invalid, errors, culprits,
-// abandoned, worker_deaths, seconds, verdicts (a count per verdict),
-// finding_dirs, known (signature, note, hits), interrupted.
+// planned, cases, bugs (a count), bug_list (id, summary, dir, hits),
+// findings (unique), hits, baseline_failures, flaky, invalid, errors,
+// culprits, abandoned, worker_deaths, seconds, verdicts (a count per
+// verdict), finding_dirs, known (signature, note, hits), quarantined (op,
+// deaths, reason), interrupted.
 std::string SummaryJson(const CampaignSummary& summary);
 
 }  // namespace dpfuzz

@@ -12,6 +12,7 @@
 #include "fuzz/cli.h"
 #include "fuzz/reduce_command.h"
 #include "fuzz/replay.h"
+#include "fuzz/report.h"
 #include "fuzz/repro_command.h"
 
 namespace dpfuzz {
@@ -50,7 +51,11 @@ int FuzzMain() {
   if (absl::Status s = WriteSummaryIfRequested(summary); !s.ok()) {
     return UsageFailure(s);
   }
-  return summary.findings.empty() ? 0 : 1;
+  // New layout bugs fail the run; baseline failures only when asked.
+  const bool failed = !summary.bugs.empty() ||
+                      (options->fail_on_baseline_failures &&
+                       summary.baseline_failures > 0);
+  return failed ? 1 : 0;
 }
 
 int ReplayMain(const std::vector<std::string>& paths) {
@@ -81,6 +86,13 @@ int ReduceMain(const std::vector<std::string>& args) {
   if (!isolation.ok()) return UsageFailure(isolation.status());
   const absl::Status s =
       RunReduceCommand(args, OutFlag(), *isolation, std::cout, std::cerr);
+  return s.ok() ? 0 : UsageFailure(s);
+}
+
+int ReportMain(const std::vector<std::string>& args) {
+  absl::StatusOr<ReportFormat> format = ReportFormatFromFlags();
+  if (!format.ok()) return UsageFailure(format.status());
+  const absl::Status s = RunReportCommand(args, *format, OutFlag(), std::cout);
   return s.ok() ? 0 : UsageFailure(s);
 }
 
@@ -118,6 +130,7 @@ int DpfuzzMain(int argc, char** argv) {
   if (command == "replay") return ReplayMain(rest);
   if (command == "repro") return ReproMain(rest);
   if (command == "reduce") return ReduceMain(rest);
+  if (command == "report") return ReportMain(rest);
   if (!command.empty()) {
     return UsageFailure(absl::InvalidArgumentError(
         "unexpected argument \"" + command + "\"; see dpfuzz --help"));

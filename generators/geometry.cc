@@ -85,6 +85,21 @@ Dims ComputeContiguousStrides(const Dims& sizes) {
   return strides;
 }
 
+Dims ComputeDenseStridesInOrder(const Dims& sizes, const Dims& strides) {
+  std::vector<size_t> order(sizes.size());
+  for (size_t d = 0; d < order.size(); ++d) order[d] = d;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return strides[a] != strides[b] ? strides[a] < strides[b] : a > b;
+  });
+  Dims dense(sizes.size());
+  int64_t next = 1;
+  for (size_t d : order) {
+    dense[d] = next;
+    next *= std::max<int64_t>(sizes[d], 1);
+  }
+  return dense;
+}
+
 Dims ComputeChannelsLastStrides2d(const Dims& sizes) {
   DPFUZZ_CHECK(sizes.size() == 4);
   Dims strides(4);

@@ -47,6 +47,11 @@ int64_t ComputeNumel(const Dims& sizes);
 // c10's contiguous strides: stride[i] = stride[i+1] * max(size[i+1], 1).
 Dims ComputeContiguousStrides(const Dims& sizes);
 
+// Dense strides for `sizes` with the dims ordered as `strides` orders them
+// (smallest stride innermost; ties: the later dim innermost): the layout's
+// dim order without its gaps, overlap or zero strides.
+Dims ComputeDenseStridesInOrder(const Dims& sizes, const Dims& strides);
+
 // c10::get_channels_last_strides_2d / _3d; sizes must have rank 4 / 5.
 Dims ComputeChannelsLastStrides2d(const Dims& sizes);
 Dims ComputeChannelsLastStrides3d(const Dims& sizes);

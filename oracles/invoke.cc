@@ -12,6 +12,7 @@
 #include "common/status_macros.h"
 #include "generators/aten_bridge.h"
 #include "generators/schema_args.h"
+#include "oracles/call_phase.h"
 
 namespace dpfuzz {
 namespace {
@@ -209,6 +210,7 @@ absl::StatusOr<CallResult> Invoke(const c10::OperatorHandle& op, const Case& c,
 CallResult CallGuarded(
     const std::function<void(std::vector<at::Tensor>& outputs)>& body) {
   CallResult result;
+  const InCallScope in_call;  // See Note [Call phases].
   try {
     body(result.outputs);
     return result;

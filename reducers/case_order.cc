@@ -45,6 +45,12 @@ int LayoutRank(const StridedLayout& layout) {
   return 0;
 }
 
+int UnnaturalRank(const StridedLayout& layout) {
+  const uint32_t f = ComputeLayoutFeatures(layout);
+  if (f & kFeatureOverlapping) return 2;
+  return (f & kFeatureZeroStride) ? 1 : 0;
+}
+
 CaseCost CostOf(const Case& c) {
   const std::vector<const TensorSpec*> tensors = AllTensorSpecsOf(c);
   int64_t args = static_cast<int64_t>(c.aliases.size());
@@ -62,10 +68,11 @@ CaseCost CostOf(const Case& c) {
     }
   }
   args += static_cast<int64_t>(c.grad_outputs.size());
-  int64_t numel = 0, storage = 0, rank = 0, layout = 0, offset = 0, dtype = 0,
-          values = 0;
+  int64_t unnatural = 0, numel = 0, storage = 0, rank = 0, layout = 0,
+          offset = 0, dtype = 0, values = 0;
   std::vector<int64_t> sizes;
   for (const TensorSpec* t : tensors) {
+    unnatural += UnnaturalRank(t->layout);
     numel += t->numel();
     storage += t->storage_extent();
     rank += t->dim();
@@ -78,7 +85,7 @@ CaseCost CostOf(const Case& c) {
               (t->values.seed != 0 ? 1 : 0);
   }
   CaseCost cost;
-  cost.key = {args, numel, storage, rank};
+  cost.key = {args, unnatural, numel, storage, rank};
   cost.key.push_back(static_cast<int64_t>(sizes.size()));
   cost.key.insert(cost.key.end(), sizes.begin(), sizes.end());
   for (int64_t v : {layout, offset, dtype, values, scalar_magnitude}) {

@@ -12,25 +12,6 @@ namespace {
 
 size_t TensorCount(const Case& c) { return AllTensorSpecsOf(c).size(); }
 
-// Dense strides for `layout`'s sizes, dims ordered as its strides are
-// (smallest stride innermost; ties: the later dim innermost).
-Dims DenseStridesInOrder(const StridedLayout& layout) {
-  std::vector<size_t> order(layout.sizes.size());
-  for (size_t d = 0; d < order.size(); ++d) order[d] = d;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return layout.strides[a] != layout.strides[b]
-               ? layout.strides[a] < layout.strides[b]
-               : a > b;
-  });
-  Dims strides(layout.sizes.size());
-  int64_t next = 1;
-  for (size_t d : order) {
-    strides[d] = next;
-    next *= std::max<int64_t>(layout.sizes[d], 1);
-  }
-  return strides;
-}
-
 // A copy of `c` with `edit` applied to its tensor `i`.
 template <typename Edit>
 Case WithTensor(const Case& c, size_t i, Edit edit) {
@@ -171,7 +152,7 @@ bool ShrinkOne(const Case& current, size_t i, size_t d_from_end, bool all,
         const Case kept = Resized(current, i, d_from_end, from, to, all);
         Case dense = kept;
         for (TensorSpec* t : AllTensorSpecsOf(dense)) {
-          t->layout.strides = DenseStridesInOrder(t->layout);
+          t->layout.strides = ComputeDenseStridesInOrder(t->layout.sizes, t->layout.strides);
         }
         return std::vector<Case>{kept, dense};
       },

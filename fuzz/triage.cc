@@ -1,0 +1,275 @@
+#include "fuzz/triage.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "common/files.h"
+#include "crashes/bug.h"
+#include "crashes/crash_signature.h"
+#include "generators/case_json.h"
+#include "reducers/blame.h"
+#include "reducers/reducer.h"
+
+namespace dpfuzz {
+namespace {
+
+// Reduction and blame may always take this long, whatever the share.
+constexpr double kTriageFloorSeconds = 20;
+// Budget of one reduction.
+constexpr int kReduceMaxCalls = 300;
+constexpr double kReduceMaxSeconds = 60;
+constexpr int kBlameMaxCalls = 24;
+// Findings of one ReductionKey checked against its known causes before
+// any more are simply counted.
+constexpr size_t kCausesPerKey = 4;
+
+std::string FirstLine(absl::string_view text) {
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    line = absl::StripAsciiWhitespace(line);
+    if (!line.empty()) return std::string(line);
+  }
+  return "";
+}
+
+double Seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       since)
+      .count();
+}
+
+}  // namespace
+
+struct Triage::Triaged {
+  Blame blame;
+  std::string bug_id;
+};
+
+Triage::Triage(TriageOptions options, FindingsStore* store,
+               ReproChecker* checker, std::ostream& log)
+    : options_(std::move(options)),
+      store_(store),
+      checker_(checker),
+      log_(log) {}
+
+Triage::~Triage() = default;
+
+void Triage::NewLine() {
+  if (options_.progress) std::fprintf(stderr, "\n");
+}
+
+bool Triage::WithinBudget(double elapsed) const {
+  return spent_seconds_ < kTriageFloorSeconds + options_.budget_share * elapsed;
+}
+
+IsolatedRunner* Triage::Runner() {
+  if (runner_ == nullptr && !runner_failed_) {
+    absl::StatusOr<std::unique_ptr<IsolatedRunner>> r =
+        IsolatedRunner::Start(options_.isolation);
+    if (!r.ok()) {
+      runner_failed_ = true;
+      NewLine();
+      log_ << "WARNING: cannot reduce or blame findings: "
+           << r.status().message() << "\n";
+      return nullptr;
+    }
+    runner_ = std::move(*r);
+  }
+  return runner_.get();
+}
+
+std::string Triage::Store(const Finding& finding, const Case* original,
+                          bool check_repro) {
+  std::string where = "(not stored)";
+  if (store_ != nullptr) {
+    absl::StatusOr<Recorded> recorded = store_->Record(finding, original);
+    if (recorded.ok()) {
+      where = recorded->path;
+      // An oom repro would allocate without bound outside any worker.
+      if (check_repro && recorded->case_written && checker_ != nullptr &&
+          finding.outcome.verdict != Verdict::kOom) {
+        checker_->Enqueue(where);
+      }
+    } else {
+      ++counts_.errors;
+      NewLine();
+      log_ << "ERROR: " << recorded.status().message() << "\n";
+    }
+  }
+  findings_.emplace(finding.signature, where);
+  return where;
+}
+
+void Triage::Attach(const Finding& finding, const std::string& bug_id) {
+  bug_of_signature_[finding.signature] = bug_id;
+  blame_of_signature_[finding.signature] = finding.blame;
+  ++bugs_[bug_id].hits;
+}
+
+void Triage::HandleFinding(const Finding& found, double elapsed,
+                           double remaining) {
+  if (found.outcome.kind == FindingKind::kBaselineFailure) {
+    ++counts_.baseline_failures;
+    const bool is_new = !findings_.count(found.signature);
+    const std::string where = Store(found, nullptr, /*check_repro=*/false);
+    if (is_new) {
+      NewLine();
+      log_ << "BASELINE: " << found.signature << " -> " << where << "\n  "
+           << found.outcome.evidence.where << ": "
+           << found.outcome.evidence.detail << std::endl;
+    }
+    return;
+  }
+  if (const auto bug = bug_of_signature_.find(found.signature);
+      bug != bug_of_signature_.end()) {
+    Finding f = found;
+    f.blame = blame_of_signature_[found.signature];
+    Store(f, nullptr, /*check_repro=*/false);
+    ++bugs_[bug->second].hits;
+    return;
+  }
+  if (const Triaged* same = SameCause(found, elapsed)) {
+    Finding f = found;
+    f.blame = same->blame;
+    Store(f, nullptr, /*check_repro=*/false);
+    Attach(f, same->bug_id);
+    return;
+  }
+  NewCause(found, elapsed, remaining);
+}
+
+const Triage::Triaged* Triage::SameCause(const Finding& found,
+                                         double elapsed) {
+  const auto it = causes_.find(ReductionKey(found));
+  if (it == causes_.end()) return nullptr;
+  for (const Triaged& cause : it->second) {
+    // Causes that need no layout, or were not blamed, match on the key.
+    const Case without = WithoutBlamed(found.c, cause.blame);
+    if (without == found.c) return &cause;
+    IsolatedRunner* runner = WithinBudget(elapsed) ? Runner() : nullptr;
+    if (runner == nullptr) return &it->second.front();
+    const auto start = std::chrono::steady_clock::now();
+    absl::StatusOr<std::optional<Finding>> r = runner->Run(without);
+    spent_seconds_ += Seconds(start);
+    const bool still =
+        r.ok() && r->has_value() && ReductionKey(**r) == it->first;
+    if (!still) return &cause;
+  }
+  // A cause of its own, unless the key has had enough.
+  return it->second.size() >= kCausesPerKey ? &it->second.front() : nullptr;
+}
+
+void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
+  Finding finding = found;
+  const Case* original = nullptr;
+  IsolatedRunner* runner =
+      options_.reduce && WithinBudget(elapsed) ? Runner() : nullptr;
+  if (runner != nullptr) {
+    const auto start = std::chrono::steady_clock::now();
+    ReduceOptions options;
+    options.max_calls = kReduceMaxCalls;
+    options.max_seconds = std::clamp(remaining, 1.0, kReduceMaxSeconds);
+    options.verify = [runner](const Case& c) { return runner->RunFresh(c); };
+    std::vector<Finding> others;
+    options.on_other_finding = [&others](const Finding& f) {
+      others.push_back(f);
+    };
+    const CaseRunner run = [runner](const Case& c) { return runner->Run(c); };
+    const ReduceResult r = Reduce(found, run, options);
+    NewLine();
+    log_ << "INFO: reduced " << found.signature << " "
+         << ReductionSummary(found.c, r) << std::endl;
+    if (r.flaky) {
+      ++counts_.flaky;
+      finding.flaky = true;
+      const std::string where = Store(finding, nullptr, false);
+      log_ << "FLAKY: " << found.signature << " -> " << where
+           << " (did not show again in a fresh run; not a bug)" << std::endl;
+      spent_seconds_ += Seconds(start);
+      return;
+    }
+    finding = r.finding;
+    if (!(finding.c == found.c)) original = &found.c;
+    const BlameResult b = FindBlame(finding, run, kBlameMaxCalls);
+    finding.blame = b.blame;
+    spent_seconds_ += Seconds(start);
+    // Other bugs met on the way are findings of their own, triaged later.
+    for (const Finding& other : others) {
+      if (!findings_.count(other.signature)) {
+        HandleFinding(other, elapsed, remaining);
+      }
+    }
+  } else {
+    ++counts_.unreduced;
+  }
+  const std::string id = BugId(finding);
+  const bool new_bug = !bugs_.count(id);
+  const std::string where = Store(finding, original, /*check_repro=*/new_bug);
+  causes_[ReductionKey(found)].push_back(Triaged{finding.blame, id});
+  Attach(finding, id);
+  if (!(finding.signature == found.signature)) {
+    Attach(Finding{found.c, found.outcome, found.signature, finding.blame},
+           id);
+    --bugs_[id].hits;  // One hit, two signatures.
+  }
+  if (!new_bug) return;
+  BugRecord& bug = bugs_[id];
+  bug.dir = where;
+  const Evidence& e = finding.outcome.evidence;
+  bug.summary = absl::StrCat(
+      QualifiedOpName(finding.c), " ", VariantName(finding.c.variant), " ",
+      VerdictFamily(finding.outcome.verdict),
+      finding.blame.culprit.empty()
+          ? std::string(runner == nullptr ? " (not reduced or blamed)" : "")
+          : absl::StrCat(": `", finding.blame.culprit, "` ",
+                         finding.blame.feature));
+  const ConfidenceJudgement confidence = ConfidenceOf(finding);
+  NewLine();
+  const std::string error = FirstLine(e.error);
+  log_ << "BUG: " << id << " " << bug.summary << " -> " << where << "\n  "
+       << e.where << ": " << e.detail
+       << (error.empty() ? "" : "\n  error: ") << error
+       << (confidence.confidence == Confidence::kLow
+               ? absl::StrCat("\n  low confidence: ", confidence.reason)
+               : "")
+       << std::endl;
+}
+
+void Triage::HandleError(const std::string& message,
+                         const std::optional<Finding>& with_case) {
+  ++counts_.errors;
+  std::string op = with_case.has_value() ? QualifiedOpName(with_case->c) : "";
+  const std::string kind =
+      absl::StrCat(op, "|", NormalizeCrashText(FirstLine(message)));
+  const bool is_new = !errors_.count(kind);
+  std::string where = "(not stored)";
+  if (store_ != nullptr && with_case.has_value() && is_new) {
+    where = absl::StrFormat("%s/errors/%s-%016x", store_->dir(),
+                            with_case->c.op.substr(with_case->c.op.rfind(':') + 1),
+                            SignatureHash(kind));
+    nlohmann::json j{{"op", op},
+                     {"error", message},
+                     {"case", "case.json"},
+                     {"evidence", with_case->outcome.evidence.error}};
+    absl::Status s = MakeDirectories(where, "internal error directory");
+    if (s.ok()) s = SaveCaseFile(with_case->c, where + "/case.json");
+    if (s.ok()) {
+      s = WriteFileAtomically(where + "/error.json", j.dump(2) + "\n",
+                              "internal error");
+    }
+    if (!s.ok()) where = absl::StrCat("(not stored: ", s.message(), ")");
+  }
+  if (!is_new) return;  // Counted; said once.
+  errors_[kind] = where;
+  NewLine();
+  log_ << "ERROR: " << message
+       << (with_case.has_value() ? absl::StrCat(" -> ", where) : "")
+       << std::endl;
+}
+
+}  // namespace dpfuzz

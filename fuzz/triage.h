@@ -1,0 +1,125 @@
+// Triage: from the raw findings of a campaign to bugs, each told once.
+//
+// A campaign hands every finding a worker reports to Triage, which decides
+// what it is and keeps it (crashes/findings_store.h):
+//  - a baseline failure (Note [Layout bugs and baseline failures]): stored
+//    as it is, "BASELINE:" once per signature, never a bug;
+//  - a finding whose signature is already attached to a bug: a hit;
+//  - a finding with the ReductionKey of a bug already triaged (the same op,
+//    variant and verdict in another dtype, say) whose culprit it needs too
+//    (one isolated run with the culprit made contiguous): evidence of that
+//    bug, no reduction;
+//  - else a new root cause: reduced (reducers/reducer.h; flaky when it does
+//    not show again: counted, stored with "flaky", never a bug), blamed
+//    (reducers/blame.h), stored, and "BUG:" printed when its bug
+//    (crashes/bug.h: op, variant, culprit, feature, verdict family) is new;
+//    its repro.py and issue.md are checked in the background.
+// Internal errors (dpfuzz's own failures, with the case they happened on)
+// go to <findings>/errors/<name>/ as case.json and error.json, "ERROR:"
+// once per kind of error, every one counted.
+//
+// Reduction and blame run in the campaign's thread while workers wait, so
+// they have a budget: a share of the campaign's time so far (and a floor).
+// Past it, a new finding is stored unreduced and unblamed.
+//
+//   Triage triage(options, log);
+//   triage.HandleFinding(finding, elapsed, remaining);
+//   triage.bugs()  // id -> BugRecord
+
+#ifndef DPFUZZ_FUZZ_TRIAGE_H_
+#define DPFUZZ_FUZZ_TRIAGE_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "crashes/findings_store.h"
+#include "crashes/supervisor.h"
+#include "fuzz/repro_checker.h"
+#include "reducers/isolated_runner.h"
+
+namespace dpfuzz {
+
+struct TriageOptions {
+  bool reduce = true;
+  SupervisorOptions isolation;  // For reduction and blame runs.
+  // Reduction and blame may take this share of the campaign's time so far,
+  // beyond a floor of kTriageFloorSeconds.
+  double budget_share = 0.25;
+  bool progress = false;  // A live progress line is on stderr.
+};
+
+struct BugRecord {
+  std::string dir;      // Its first finding's directory.
+  std::string summary;  // "aten::masked_select.out out: self permuted ..."
+  int64_t hits = 0;
+  bool layout = true;  // False: a baseline failure.
+};
+
+struct TriageCounts {
+  int64_t baseline_failures = 0;  // Hits.
+  int64_t flaky = 0;              // Findings that did not show again.
+  int64_t errors = 0;             // Internal errors and store errors.
+  int64_t unreduced = 0;          // Stored past the budget.
+};
+
+class Triage {
+ public:
+  // `store`: nullptr when findings are not kept.
+  Triage(TriageOptions options, FindingsStore* store, ReproChecker* checker,
+         std::ostream& log);
+  ~Triage();
+
+  // `elapsed`: the campaign's seconds so far; `remaining`: what its time
+  // budget leaves (a large number without one).
+  void HandleFinding(const Finding& found, double elapsed, double remaining);
+
+  // An internal error; `with_case`: the case it happened on, if any.
+  void HandleError(const std::string& message,
+                   const std::optional<Finding>& with_case);
+
+  const std::map<std::string, BugRecord>& bugs() const { return bugs_; }
+  // Unique findings: signature -> directory.
+  const std::map<std::string, std::string>& findings() const {
+    return findings_;
+  }
+  const TriageCounts& counts() const { return counts_; }
+
+ private:
+  struct Triaged;  // A reduced and blamed root cause.
+
+  bool WithinBudget(double elapsed) const;
+  // The triaged root cause `found` belongs to, found by one isolated run
+  // per candidate of its ReductionKey.
+  const Triaged* SameCause(const Finding& found, double elapsed);
+  void NewCause(const Finding& found, double elapsed, double remaining);
+  IsolatedRunner* Runner();
+  // Stores and returns the directory ("(not stored)" without a store).
+  std::string Store(const Finding& finding, const Case* original,
+                    bool check_repro);
+  void Attach(const Finding& finding, const std::string& bug_id);
+  void NewLine();
+
+  TriageOptions options_;
+  FindingsStore* store_;
+  ReproChecker* checker_;
+  std::ostream& log_;
+  std::unique_ptr<IsolatedRunner> runner_;
+  bool runner_failed_ = false;
+  double spent_seconds_ = 0;
+  std::map<std::string, std::vector<Triaged>> causes_;  // By ReductionKey.
+  std::map<std::string, std::string> bug_of_signature_;
+  std::map<std::string, Blame> blame_of_signature_;
+  std::map<std::string, BugRecord> bugs_;
+  std::map<std::string, std::string> findings_;
+  std::map<std::string, std::string> errors_;  // Kind of error -> dir.
+  TriageCounts counts_;
+};
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_FUZZ_TRIAGE_H_
