@@ -64,11 +64,12 @@ ABSL_FLAG(bool, python_check, true,
 ABSL_FLAG(bool, reduce, true,
           "Reduce each new finding to a minimal case before storing it (the "
           "case found is kept as original.json).");
-ABSL_FLAG(std::string, format, "python",
-          "repro: python (repro.py) or cpp (repro.cc; CMakeLists.txt beside "
-          "--out).");
+ABSL_FLAG(std::string, format, "",
+          "repro: python (repro.py, the default) or cpp (repro.cc; "
+          "CMakeLists.txt beside --out); report: md (the default), html or "
+          "json.");
 ABSL_FLAG(std::string, out, "",
-          "repro, reduce: write here instead of standard output.");
+          "repro, reduce, report: write here instead of standard output.");
 ABSL_FLAG(std::vector<std::string>, load, {},
           "Shared library of operators (TORCH_LIBRARY) to load first; "
           "repeatable.");
@@ -116,6 +117,12 @@ std::string UsageText() {
       "       dpfuzz reduce PATH [--out=FILE]\n"
       "                               a case reduced to a minimal one that\n"
       "                               shows the same bug\n"
+      "       dpfuzz report FINDINGS [--format=md|html|json] [--out=FILE]\n"
+      "                               the bugs of a findings directory, "
+      "ranked,\n"
+      "                               and what is not a bug (default: "
+      "Markdown\n"
+      "                               on standard output)\n"
       "       dpfuzz list-ops [--op=PATTERN]  every op: curated, generic or "
       "excluded\n"
       "                                (why), variants, valid cases so far\n\n"
@@ -363,10 +370,21 @@ absl::StatusOr<SupervisorOptions> IsolationFromFlags() {
 
 absl::StatusOr<ReproFormat> ReproFormatFromFlags() {
   const std::string format = absl::GetFlag(FLAGS_format);
-  if (format == "python") return ReproFormat::kPython;
+  if (format.empty() || format == "python") return ReproFormat::kPython;
   if (format == "cpp") return ReproFormat::kCpp;
   return UsageError(
       absl::StrCat("flag --format=", format, ": expected python or cpp"));
+}
+
+absl::StatusOr<ReportFormat> ReportFormatFromFlags() {
+  const std::string format = absl::GetFlag(FLAGS_format);
+  if (format.empty()) return ReportFormat::kMarkdown;
+  absl::StatusOr<ReportFormat> parsed = ParseReportFormat(format);
+  if (!parsed.ok()) {
+    return UsageError(
+        absl::StrCat("flag --format=", format, ": expected md, html or json"));
+  }
+  return *parsed;
 }
 
 std::string OutFlag() { return absl::GetFlag(FLAGS_out); }

@@ -17,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "crashes/repro_files.h"
 #include "fuzz/campaign.h"
+#include "fuzz/report.h"
 
 namespace dpfuzz {
 
@@ -52,8 +53,10 @@ absl::StatusOr<Device> DeviceFromFlags();
 // --jobs, --timeout and --rss_limit_mb (replay and repro use them too).
 absl::StatusOr<SupervisorOptions> IsolationFromFlags();
 
-// --format.
+// --format, which means a repro format to repro (default python) and a
+// report format to report (default md).
 absl::StatusOr<ReproFormat> ReproFormatFromFlags();
+absl::StatusOr<ReportFormat> ReportFormatFromFlags();
 // --out; "" for standard output.
 std::string OutFlag();
 

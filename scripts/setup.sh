@@ -9,6 +9,7 @@ packages=(
   cmake ninja-build g++ clang-14 libclang-rt-14-dev clang-format
   libtorch-dev python3-torch python3-venv
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
+  chromium  # renders report.html in tests/fuzz/report_html_test.sh
 )
 
 missing=()

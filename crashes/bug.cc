@@ -1,0 +1,290 @@
+#include "crashes/bug.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <system_error>
+#include <tuple>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "common/files.h"
+#include "common/status_macros.h"
+#include "crashes/finding_json.h"
+#include "crashes/findings_store.h"
+#include "generators/case_json.h"
+#include "generators/layout_features.h"
+#include "generators/op_registry.h"
+#include "oracles/invoke.h"
+#include "oracles/run_case.h"
+
+namespace dpfuzz {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The tensors of argument `name` of `c` (one, or a Tensor[]'s elements).
+std::vector<const TensorSpec*> SpecsOfArgument(const Case& c,
+                                               const std::string& name) {
+  std::vector<const TensorSpec*> specs;
+  const Argument* arg = FindArgument(c, name);
+  if (arg == nullptr) return specs;
+  if (const auto* t = std::get_if<TensorSpec>(&arg->value)) specs.push_back(t);
+  if (const auto* list = std::get_if<std::vector<TensorSpec>>(&arg->value)) {
+    for (const TensorSpec& t : *list) specs.push_back(&t);
+  }
+  return specs;
+}
+
+// The arguments the case's call writes: from the schema when dpfuzz knows
+// the op; else the names ATen's out= and in-place schemas use (an op of a
+// library this process has not loaded).
+std::vector<std::string> WrittenArgumentsOf(const Case& c) {
+  if (c.variant != Variant::kOut && c.variant != Variant::kInplace) return {};
+  const OpSpec* spec = FindOp(QualifiedOpName(c));
+  if (spec == nullptr) spec = FindOp(c.op);
+  if (spec != nullptr) {
+    absl::StatusOr<c10::OperatorHandle> op = OperatorFor(*spec, c.variant);
+    if (op.ok()) return WrittenArguments(*op);
+  }
+  return {c.variant == Variant::kOut ? "out" : "self"};
+}
+
+std::set<std::string> DTypesOf(const Case& c) {
+  std::set<std::string> dtypes;
+  for (const TensorSpec* spec : TensorSpecsOf(c)) {
+    dtypes.emplace(DTypeName(spec->dtype));
+  }
+  return dtypes;
+}
+
+// A finding with what ranks it within its bug.
+struct Member {
+  const StoredFinding* stored;
+  Severity severity;
+  ConfidenceJudgement confidence;
+  int64_t size;
+
+  auto Rank() const { return std::tie(severity, size, stored->dir); }
+};
+
+Bug BugOf(std::vector<Member>& members) {
+  std::sort(
+      members.begin(), members.end(),
+      [](const Member& a, const Member& b) { return a.Rank() < b.Rank(); });
+  const Member& first = members.front();
+  const Finding& f = first.stored->finding;
+  Bug bug;
+  bug.id = BugId(f);
+  bug.key = BugKey(f);
+  bug.op = QualifiedOpName(f.c);
+  bug.variant = std::string(VariantName(f.c.variant));
+  bug.family = VerdictFamily(f.outcome.verdict);
+  bug.culprit = f.blame.culprit;
+  bug.feature = f.blame.feature;
+  bug.severity = first.severity;
+  bug.verdict = f.outcome.verdict;
+  bug.detail = EvidenceLine(f.outcome.evidence);
+  bug.confidence = Confidence::kLow;
+  for (const Member& m : members) {
+    if (m.confidence.confidence == Confidence::kHigh) {
+      bug.confidence = Confidence::kHigh;
+    } else if (bug.confidence_reason.empty()) {
+      bug.confidence_reason = m.confidence.reason;
+    }
+    const std::set<std::string> dtypes = DTypesOf(m.stored->finding.c);
+    bug.dtypes.insert(dtypes.begin(), dtypes.end());
+    bug.hits += m.stored->hits;
+    bug.findings.push_back(m.stored->dir);
+  }
+  if (bug.confidence == Confidence::kHigh) bug.confidence_reason.clear();
+  std::error_code ec;
+  const fs::path issue = fs::path(first.stored->dir) / "issue.md";
+  if (fs::is_regular_file(issue, ec)) bug.issue = issue.string();
+  return bug;
+}
+
+}  // namespace
+
+absl::string_view SeverityName(Severity severity) {
+  switch (severity) {
+    case Severity::kMemory:
+      return "memory";
+    case Severity::kWrongValues:
+      return "wrong_values";
+    case Severity::kAssertOrHang:
+      return "assert_or_hang";
+    case Severity::kRejection:
+      return "rejection";
+    case Severity::kContract:
+      return "layout_contract";
+  }
+  return "unknown";
+}
+
+absl::string_view ConfidenceName(Confidence confidence) {
+  return confidence == Confidence::kHigh ? "high" : "low";
+}
+
+std::string VerdictFamily(Verdict v) {
+  switch (v) {
+    case Verdict::kMismatch:
+    case Verdict::kNanIntroduced:
+    case Verdict::kOutsideWrite:
+    case Verdict::kInputModified:
+    case Verdict::kDeviceMismatch:
+      return "wrong_values";
+    case Verdict::kGradMismatch:
+      return "gradient";
+    case Verdict::kRejectionMismatch:
+      return "rejection";
+    case Verdict::kInternalAssert:
+      return "internal_assert";
+    case Verdict::kCrash:
+    case Verdict::kOom:
+      return "crash";
+    case Verdict::kTimeout:
+      return "hang";
+    case Verdict::kLayoutContract:
+      return "layout_contract";
+    case Verdict::kAgree:
+    case Verdict::kBothRejected:
+      break;
+  }
+  return std::string(VerdictName(v));
+}
+
+Severity SeverityOf(Verdict v) {
+  switch (v) {
+    case Verdict::kCrash:
+    case Verdict::kOom:
+    case Verdict::kOutsideWrite:
+    case Verdict::kInputModified:
+      return Severity::kMemory;
+    case Verdict::kMismatch:
+    case Verdict::kNanIntroduced:
+    case Verdict::kGradMismatch:
+    case Verdict::kDeviceMismatch:
+      return Severity::kWrongValues;
+    case Verdict::kInternalAssert:
+    case Verdict::kTimeout:
+      return Severity::kAssertOrHang;
+    case Verdict::kRejectionMismatch:
+      return Severity::kRejection;
+    case Verdict::kLayoutContract:
+    case Verdict::kAgree:
+    case Verdict::kBothRejected:
+      break;
+  }
+  return Severity::kContract;
+}
+
+ConfidenceJudgement ConfidenceOf(const Finding& f) {
+  const Case& c = f.c;
+  if (!c.aliases.empty()) {
+    std::vector<std::string> shared;
+    for (const Alias& a : c.aliases) {
+      shared.push_back(absl::StrCat(a.arg, " shares memory with ", a.base));
+    }
+    return {Confidence::kLow,
+            absl::StrCat(absl::StrJoin(shared, ", "),
+                         ": PyTorch does not support written tensors that "
+                         "overlap their inputs (it rejects some such calls; "
+                         "resizing such an out= is deprecated)")};
+  }
+  for (const std::string& name : WrittenArgumentsOf(c)) {
+    for (const TensorSpec* spec : SpecsOfArgument(c, name)) {
+      const uint32_t shared = ComputeLayoutFeatures(spec->layout) &
+                              (kFeatureZeroStride | kFeatureOverlapping);
+      if (shared == 0) continue;
+      return {
+          Confidence::kLow,
+          absl::StrCat(name, " is written and ", LayoutFeaturesToString(shared),
+                       ": PyTorch does not support writing to a tensor "
+                       "whose elements share memory (out= or in-place on "
+                       "an expanded or overlapping tensor)")};
+    }
+  }
+  return {Confidence::kHigh, ""};
+}
+
+std::string EvidenceLine(const Evidence& e) {
+  const std::string& text = e.detail.empty() ? e.error : e.detail;
+  return text.substr(0, text.find('\n'));
+}
+
+std::string BugKey(const Finding& f) {
+  std::string key = absl::StrJoin(
+      {QualifiedOpName(f.c), std::string(VariantName(f.c.variant)),
+       f.blame.culprit, f.blame.feature, VerdictFamily(f.outcome.verdict)},
+      "|");
+  if (f.blame.feature == "dtype") {
+    absl::StrAppend(&key, "|", absl::StrJoin(DTypesOf(f.c), ","));
+  }
+  return key;
+}
+
+std::string BugId(const Finding& f) {
+  std::string op = f.c.op.substr(f.c.op.rfind(':') + 1);
+  for (char& ch : op) {
+    if (!absl::ascii_isalnum(ch) && ch != '_' && ch != '.') ch = '_';
+  }
+  return absl::StrFormat("%s-%s-%s-%08x", op, VariantName(f.c.variant),
+                         VerdictFamily(f.outcome.verdict),
+                         SignatureHash(BugKey(f)) & 0xffffffffu);
+}
+
+absl::StatusOr<std::vector<StoredFinding>> ReadFindingsDir(
+    const std::string& dir) {
+  std::vector<std::string> dirs;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    std::error_code file_ec;
+    if (fs::is_regular_file(it->path() / "finding.json", file_ec)) {
+      dirs.push_back(it->path().string());
+    }
+  }
+  if (ec) {
+    return absl::NotFoundError(
+        absl::StrCat("findings directory ", dir, ": ", ec.message()));
+  }
+  std::sort(dirs.begin(), dirs.end());
+  std::vector<StoredFinding> findings;
+  for (const std::string& d : dirs) {
+    const std::string path = d + "/finding.json";
+    DPFUZZ_ASSIGN_OR_RETURN(const std::string text, ReadFile(path, "finding"));
+    StoredFinding stored;
+    stored.dir = d;
+    DPFUZZ_ASSIGN_OR_RETURN(stored.finding, FindingFromJson(text, path));
+    DPFUZZ_ASSIGN_OR_RETURN(stored.finding.c, LoadCaseFile(d + "/case.json"));
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.contains("hits") && j["hits"].is_number_integer()) {
+      stored.hits = j["hits"].get<int64_t>();
+    }
+    findings.push_back(std::move(stored));
+  }
+  return findings;
+}
+
+std::vector<Bug> GroupBugs(const std::vector<StoredFinding>& findings) {
+  std::map<std::string, std::vector<Member>> groups;
+  for (const StoredFinding& s : findings) {
+    const Finding& f = s.finding;
+    if (f.outcome.kind != FindingKind::kLayoutBug || f.flaky) continue;
+    groups[BugKey(f)].push_back(Member{&s, SeverityOf(f.outcome.verdict),
+                                       ConfidenceOf(f), CaseSize(f.c)});
+  }
+  std::vector<Bug> bugs;
+  for (auto& [key, members] : groups) bugs.push_back(BugOf(members));
+  std::sort(bugs.begin(), bugs.end(), [](const Bug& a, const Bug& b) {
+    return std::tie(a.severity, a.confidence, b.hits, a.id) <
+           std::tie(b.severity, b.confidence, a.hits, b.id);
+  });
+  return bugs;
+}
+
+}  // namespace dpfuzz

@@ -1,0 +1,557 @@
+#include "fuzz/report.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "common/files.h"
+#include "common/status_macros.h"
+#include "crashes/bug.h"
+
+namespace dpfuzz {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+constexpr int kReportVersion = 1;
+
+constexpr Severity kSeverities[] = {Severity::kMemory, Severity::kWrongValues,
+                                    Severity::kAssertOrHang,
+                                    Severity::kRejection, Severity::kContract};
+constexpr ReportFormat kFormats[] = {ReportFormat::kMarkdown,
+                                     ReportFormat::kHtml, ReportFormat::kJson};
+
+// `path` relative to `report_dir`, as a link in the report reads it.
+std::string RelativePath(const std::string& path,
+                         const std::string& report_dir) {
+  std::error_code from_ec, to_ec;
+  const fs::path from = fs::weakly_canonical(report_dir, from_ec);
+  const fs::path to = fs::weakly_canonical(path, to_ec);
+  if (from_ec || to_ec) return path;
+  const fs::path relative = to.lexically_relative(from);
+  return relative.empty() ? path : relative.string();
+}
+
+// `key` of a JSON object written by another part of dpfuzz, as text
+// whatever its type ("" when absent): robust to a field of a new form.
+std::string TextOf(const Json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return "";
+  return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+Json BugJson(const Bug& bug, const std::string& report_dir) {
+  Json findings = Json::array();
+  for (const std::string& dir : bug.findings) {
+    findings.push_back(RelativePath(dir, report_dir));
+  }
+  return {
+      {"id", bug.id},
+      {"key", bug.key},
+      {"op", bug.op},
+      {"variant", bug.variant},
+      {"verdict", std::string(VerdictName(bug.verdict))},
+      {"family", bug.family},
+      {"culprit", bug.culprit},
+      {"feature", bug.feature},
+      {"severity", std::string(SeverityName(bug.severity))},
+      {"confidence", std::string(ConfidenceName(bug.confidence))},
+      {"confidence_reason", bug.confidence_reason},
+      {"dtypes", bug.dtypes},
+      {"hits", bug.hits},
+      {"detail", bug.detail},
+      {"findings", findings},
+      {"issue", bug.issue.empty() ? "" : RelativePath(bug.issue, report_dir)}};
+}
+
+// A finding that is not a bug: a baseline failure or a flaky one.
+Json FindingEntry(const StoredFinding& s, const std::string& report_dir) {
+  const Finding& f = s.finding;
+  return {{"dir", RelativePath(s.dir, report_dir)},
+          {"op", QualifiedOpName(f.c)},
+          {"variant", std::string(VariantName(f.c.variant))},
+          {"verdict", std::string(VerdictName(f.outcome.verdict))},
+          {"kind", std::string(FindingKindName(f.outcome.kind))},
+          {"hits", s.hits},
+          {"detail", EvidenceLine(f.outcome.evidence)}};
+}
+
+Json ErrorEntry(const std::string& name, const std::string& what,
+                const std::string& error, const std::string& case_path) {
+  return {
+      {"name", name}, {"what", what}, {"error", error}, {"case", case_path}};
+}
+
+// errors/<name>/error.json, each read as far as it can be.
+Json ReadErrors(const std::string& findings_dir,
+                const std::string& report_dir) {
+  std::vector<fs::path> dirs;
+  std::error_code ec;
+  for (fs::directory_iterator it(fs::path(findings_dir) / "errors", ec), end;
+       !ec && it != end; it.increment(ec)) {
+    std::error_code dir_ec;
+    if (it->is_directory(dir_ec)) dirs.push_back(it->path());
+  }
+  std::sort(dirs.begin(), dirs.end());
+  Json errors = Json::array();
+  for (const fs::path& dir : dirs) {
+    const std::string name = dir.filename().string();
+    absl::StatusOr<std::string> text =
+        ReadFile((dir / "error.json").string(), "internal error");
+    const Json j = text.ok() ? Json::parse(*text, nullptr, false) : Json();
+    if (!j.is_object()) {
+      errors.push_back(ErrorEntry(name, "",
+                                  text.ok()
+                                      ? "error.json is not a JSON object"
+                                      : std::string(text.status().message()),
+                                  ""));
+      continue;
+    }
+    const std::string case_file = TextOf(j, "case");
+    errors.push_back(
+        ErrorEntry(name, TextOf(j, j.contains("ticket") ? "ticket" : "op"),
+                   TextOf(j, "error"),
+                   case_file.empty()
+                       ? ""
+                       : RelativePath((dir / case_file).string(), report_dir)));
+  }
+  return errors;
+}
+
+// quarantine.json's entries (none when it is absent); a malformed file
+// is listed in `errors`.
+Json ReadQuarantine(const std::string& findings_dir, Json& errors) {
+  Json quarantined = Json::array();
+  const std::string path = findings_dir + "/quarantine.json";
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return quarantined;
+  absl::StatusOr<std::string> text = ReadFile(path, "quarantine list");
+  const Json j = text.ok() ? Json::parse(*text, nullptr, false) : Json();
+  if (!j.is_array()) {
+    errors.push_back(ErrorEntry(
+        "quarantine.json", "",
+        text.ok() ? "not a JSON array" : std::string(text.status().message()),
+        ""));
+    return quarantined;
+  }
+  for (const Json& q : j) {
+    if (!q.is_object()) continue;
+    const auto deaths = q.find("deaths");
+    quarantined.push_back(
+        {{"op", TextOf(q, "op")},
+         {"deaths", deaths != q.end() && deaths->is_number_integer()
+                        ? deaths->get<int64_t>()
+                        : 0},
+         {"reason", TextOf(q, "reason")}});
+  }
+  return quarantined;
+}
+
+absl::StatusOr<Json> ReportJson(const std::string& findings_dir,
+                                const std::string& report_dir) {
+  DPFUZZ_ASSIGN_OR_RETURN(const std::vector<StoredFinding> findings,
+                          ReadFindingsDir(findings_dir));
+  const std::vector<Bug> bugs = GroupBugs(findings);
+  Json report{{"format", "dpfuzz-report"},
+              {"version", kReportVersion},
+              {"findings_dir", RelativePath(findings_dir, report_dir)},
+              {"bugs", Json::array()},
+              {"baseline_failures", Json::array()},
+              {"flaky", Json::array()},
+              {"counts", Json::array()}};
+  std::map<std::string, int64_t> by_severity;
+  int64_t low_confidence = 0;
+  for (const Bug& bug : bugs) {
+    report["bugs"].push_back(BugJson(bug, report_dir));
+    ++by_severity[std::string(SeverityName(bug.severity))];
+    if (bug.confidence == Confidence::kLow) ++low_confidence;
+  }
+  // (op, verdict) -> (findings, hits).
+  std::map<std::pair<std::string, std::string>, std::pair<int64_t, int64_t>>
+      counts;
+  int64_t layout_findings = 0;
+  for (const StoredFinding& s : findings) {
+    const Finding& f = s.finding;
+    auto& count = counts[{QualifiedOpName(f.c),
+                          std::string(VerdictName(f.outcome.verdict))}];
+    ++count.first;
+    count.second += s.hits;
+    if (f.flaky) {
+      report["flaky"].push_back(FindingEntry(s, report_dir));
+    } else if (f.outcome.kind == FindingKind::kBaselineFailure) {
+      report["baseline_failures"].push_back(FindingEntry(s, report_dir));
+    } else {
+      ++layout_findings;
+    }
+  }
+  for (const auto& [key, count] : counts) {
+    report["counts"].push_back({{"op", key.first},
+                                {"verdict", key.second},
+                                {"findings", count.first},
+                                {"hits", count.second}});
+  }
+  report["errors"] = ReadErrors(findings_dir, report_dir);
+  report["quarantined"] = ReadQuarantine(findings_dir, report["errors"]);
+  report["summary"] = {
+      {"bugs", bugs.size()},
+      {"by_severity", by_severity},
+      {"low_confidence", low_confidence},
+      {"findings", findings.size()},
+      {"layout_findings", layout_findings},
+      {"baseline_failures", report["baseline_failures"].size()},
+      {"flaky", report["flaky"].size()},
+      {"errors", report["errors"].size()},
+      {"quarantined", report["quarantined"].size()}};
+  return report;
+}
+
+// The report as tables, which Markdown and HTML both render: a cell is a
+// list of pieces (text, optionally code or a link).
+struct Piece {
+  std::string text;
+  std::string link = {};  // A relative path; "" for plain text.
+  bool code = false;
+};
+using Cell = std::vector<Piece>;
+struct Row {
+  std::string css_class;
+  std::vector<Cell> cells;
+};
+struct Table {
+  std::string id, title;
+  std::vector<std::string> columns;
+  std::vector<Row> rows = {};
+};
+
+Cell Text(const std::string& text) {
+  return {Piece{text.empty() ? "-" : text}};
+}
+Cell Code(const std::string& text) {
+  return text.empty() ? Text("") : Cell{Piece{text, "", true}};
+}
+Cell Link(const std::string& path) {
+  if (path.empty()) return Text("");
+  return {Piece{fs::path(path).filename().string(), path}};
+}
+Cell Number(const Json& n) { return Text(n.dump()); }
+
+// A string field of the report's own JSON.
+std::string Field(const Json& j, const char* key) {
+  return j.at(key).get<std::string>();
+}
+
+Row BugRow(const Json& b, size_t rank) {
+  const std::string confidence = Field(b, "confidence");
+  const std::string reason = Field(b, "confidence_reason");
+  Cell findings;
+  for (const Json& dir : b.at("findings")) {
+    findings.push_back(Link(dir.get<std::string>()).front());
+  }
+  return {
+      absl::StrCat(Field(b, "severity"), " ", confidence),
+      {Text(absl::StrCat(rank)), Code(Field(b, "id")),
+       Text(Field(b, "severity")),
+       Text(reason.empty() ? confidence
+                           : absl::StrCat(confidence, ": ", reason)),
+       Code(Field(b, "op")), Text(Field(b, "variant")),
+       Text(absl::StrCat(Field(b, "verdict"), " (", Field(b, "family"), ")")),
+       Text(Field(b, "culprit")), Text(Field(b, "feature")),
+       Text(
+           absl::StrJoin(b.at("dtypes").get<std::vector<std::string>>(), ", ")),
+       Number(b.at("hits")), Text(Field(b, "detail")), findings,
+       Link(Field(b, "issue"))}};
+}
+
+std::vector<Table> ReportTables(const Json& r) {
+  std::vector<Table> tables;
+  Table& bugs = tables.emplace_back(
+      Table{"bugs",
+            "Bugs",
+            {"#", "bug", "severity", "confidence", "op", "variant", "verdict",
+             "culprit", "feature", "dtypes", "hits", "evidence", "findings",
+             "issue"}});
+  for (const Json& b : r.at("bugs")) {
+    bugs.rows.push_back(BugRow(b, bugs.rows.size() + 1));
+  }
+  for (const auto& [id, title] :
+       {std::pair<const char*, const char*>{"baseline_failures",
+                                            "Baseline failures (not bugs)"},
+        {"flaky", "Flaky findings (not bugs)"}}) {
+    Table& t = tables.emplace_back(
+        Table{id,
+              title,
+              {"finding", "op", "variant", "verdict", "hits", "evidence"}});
+    for (const Json& f : r.at(id)) {
+      t.rows.push_back({"",
+                        {Link(Field(f, "dir")), Code(Field(f, "op")),
+                         Text(Field(f, "variant")), Text(Field(f, "verdict")),
+                         Number(f.at("hits")), Text(Field(f, "detail"))}});
+    }
+  }
+  Table& errors =
+      tables.emplace_back(Table{"errors",
+                                "Internal errors (dpfuzz's own, not findings)",
+                                {"name", "ticket or op", "error", "case"}});
+  for (const Json& e : r.at("errors")) {
+    errors.rows.push_back({"",
+                           {Code(Field(e, "name")), Code(Field(e, "what")),
+                            Text(Field(e, "error")), Link(Field(e, "case"))}});
+  }
+  Table& quarantined = tables.emplace_back(
+      Table{"quarantined", "Quarantined ops", {"op", "deaths", "reason"}});
+  for (const Json& q : r.at("quarantined")) {
+    quarantined.rows.push_back({"",
+                                {Code(Field(q, "op")), Number(q.at("deaths")),
+                                 Text(Field(q, "reason"))}});
+  }
+  Table& counts =
+      tables.emplace_back(Table{"counts",
+                                "Findings per op and verdict",
+                                {"op", "verdict", "findings", "hits"}});
+  for (const Json& c : r.at("counts")) {
+    counts.rows.push_back({"",
+                           {Code(Field(c, "op")), Text(Field(c, "verdict")),
+                            Number(c.at("findings")), Number(c.at("hits"))}});
+  }
+  return tables;
+}
+
+// "bugs: 2 (memory 1, wrong_values 1; low confidence 1) from 5 layout-bug
+// findings; baseline failures: 1; ..."
+std::string SummaryText(const Json& s) {
+  std::vector<std::string> severities;
+  for (Severity severity : kSeverities) {
+    const std::string name(SeverityName(severity));
+    if (s.at("by_severity").contains(name)) {
+      severities.push_back(
+          absl::StrCat(name, " ", s.at("by_severity").at(name).dump()));
+    }
+  }
+  return absl::StrCat(
+      "bugs: ", s.at("bugs").dump(), " (",
+      severities.empty() ? "none" : absl::StrJoin(severities, ", "),
+      "; low confidence ", s.at("low_confidence").dump(), ") from ",
+      s.at("layout_findings").dump(),
+      " layout-bug findings; baseline failures: ",
+      s.at("baseline_failures").dump(),
+      "; flaky findings: ", s.at("flaky").dump(),
+      "; internal errors: ", s.at("errors").dump(),
+      "; quarantined ops: ", s.at("quarantined").dump(), ".");
+}
+
+// A path as a URL path: bytes other than unreserved ones and '/' escaped.
+std::string UrlPath(const std::string& path) {
+  std::string url;
+  for (unsigned char ch : path) {
+    if (absl::ascii_isalnum(ch) || absl::StrContains("-._~/", ch)) {
+      url += static_cast<char>(ch);
+    } else {
+      absl::StrAppendFormat(&url, "%%%02X", ch);
+    }
+  }
+  return url;
+}
+
+// Text in Markdown, on one line: every character Markdown (and a table)
+// would interpret is backslash-escaped; an underscore inside a word
+// ("outside_write") cannot start emphasis and stays as it is.
+std::string MdText(const std::string& text) {
+  std::string md;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (ch == '\n' || ch == '\r') {
+      md += ' ';
+      continue;
+    }
+    const bool in_word = i > 0 && i + 1 < text.size() &&
+                         absl::ascii_isalnum(text[i - 1]) &&
+                         absl::ascii_isalnum(text[i + 1]);
+    if (absl::StrContains("\\`*[]<>|#!", ch) || (ch == '_' && !in_word)) {
+      md += '\\';
+    }
+    md += ch;
+  }
+  return md;
+}
+
+std::string MdPiece(const Piece& p) {
+  if (!p.link.empty()) {
+    return absl::StrCat("[", MdText(p.text), "](", UrlPath(p.link), ")");
+  }
+  // A code span cannot escape a backtick: such text stays plain.
+  if (p.code && !absl::StrContains(p.text, '`')) {
+    return absl::StrCat("`", absl::StrReplaceAll(p.text, {{"|", "\\|"}}), "`");
+  }
+  return MdText(p.text);
+}
+
+std::string RenderMarkdown(const Json& r) {
+  std::string md = absl::StrCat("# dpfuzz report\n\nFindings directory: ",
+                                MdPiece({Field(r, "findings_dir"), "", true}),
+                                "\n\n", SummaryText(r.at("summary")), "\n");
+  for (const Table& t : ReportTables(r)) {
+    absl::StrAppend(&md, "\n## ", t.title, "\n\n");
+    if (t.rows.empty()) {
+      absl::StrAppend(&md, "None.\n");
+      continue;
+    }
+    absl::StrAppend(&md, "| ", absl::StrJoin(t.columns, " | "), " |\n|");
+    for (size_t i = 0; i < t.columns.size(); ++i) absl::StrAppend(&md, "---|");
+    md += '\n';
+    for (const Row& row : t.rows) {
+      std::vector<std::string> cells;
+      for (const Cell& cell : row.cells) {
+        std::vector<std::string> pieces;
+        for (const Piece& p : cell) pieces.push_back(MdPiece(p));
+        cells.push_back(absl::StrJoin(pieces, ", "));
+      }
+      absl::StrAppend(&md, "| ", absl::StrJoin(cells, " | "), " |\n");
+    }
+  }
+  return md;
+}
+
+std::string Html(const std::string& text) {
+  return absl::StrReplaceAll(text, {{"&", "&amp;"},
+                                    {"<", "&lt;"},
+                                    {">", "&gt;"},
+                                    {"\"", "&quot;"},
+                                    {"'", "&#39;"}});
+}
+
+std::string HtmlPiece(const Piece& p) {
+  if (!p.link.empty()) {
+    return absl::StrCat("<a href=\"", Html(UrlPath(p.link)), "\">",
+                        Html(p.text), "</a>");
+  }
+  return p.code ? absl::StrCat("<code>", Html(p.text), "</code>")
+                : Html(p.text);
+}
+
+constexpr const char* kCss =
+    "body{font-family:sans-serif;margin:2em;color:#222}"
+    "table{border-collapse:collapse;margin-bottom:2em}"
+    "th,td{border:1px solid #ccc;padding:4px 8px;text-align:left;"
+    "vertical-align:top}"
+    "th{background:#eee}code{font-size:90%}"
+    "tr.memory td:nth-child(3){color:#b00;font-weight:bold}"
+    "tr.low td{color:#777}";
+
+std::string RenderHtml(const Json& r) {
+  std::string html = absl::StrCat(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<title>dpfuzz report</title>\n<style>",
+      kCss, "</style>\n</head>\n<body>\n<h1>dpfuzz report</h1>\n",
+      "<p>Findings directory: <code>", Html(Field(r, "findings_dir")),
+      "</code></p>\n<p id=\"summary\">", Html(SummaryText(r.at("summary"))),
+      "</p>\n");
+  for (const Table& t : ReportTables(r)) {
+    absl::StrAppend(&html, "<h2>", Html(t.title), "</h2>\n<table id=\"", t.id,
+                    "\">\n<thead><tr>");
+    for (const std::string& c : t.columns) {
+      absl::StrAppend(&html, "<th>", Html(c), "</th>");
+    }
+    absl::StrAppend(&html, "</tr></thead>\n<tbody>\n");
+    for (const Row& row : t.rows) {
+      absl::StrAppend(&html, "<tr class=\"", Html(row.css_class), "\">");
+      for (const Cell& cell : row.cells) {
+        std::vector<std::string> pieces;
+        for (const Piece& p : cell) pieces.push_back(HtmlPiece(p));
+        absl::StrAppend(&html, "<td>", absl::StrJoin(pieces, "<br>"), "</td>");
+      }
+      absl::StrAppend(&html, "</tr>\n");
+    }
+    absl::StrAppend(&html, "</tbody>\n</table>\n");
+  }
+  absl::StrAppend(&html, "</body>\n</html>\n");
+  return html;
+}
+
+std::string Render(const Json& report, ReportFormat format) {
+  switch (format) {
+    case ReportFormat::kMarkdown:
+      return RenderMarkdown(report);
+    case ReportFormat::kHtml:
+      return RenderHtml(report);
+    case ReportFormat::kJson:
+      break;
+  }
+  // Text from LibTorch or a file system need not be UTF-8: replaced, not
+  // thrown on.
+  return report.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace
+
+absl::string_view ReportFormatName(ReportFormat format) {
+  switch (format) {
+    case ReportFormat::kMarkdown:
+      return "md";
+    case ReportFormat::kHtml:
+      return "html";
+    case ReportFormat::kJson:
+      return "json";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<ReportFormat> ParseReportFormat(absl::string_view name) {
+  for (ReportFormat f : kFormats) {
+    if (name == ReportFormatName(f)) return f;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown report format \"", name, "\"; expected md, html or json"));
+}
+
+absl::StatusOr<std::string> RenderReport(const std::string& findings_dir,
+                                         ReportFormat format,
+                                         const std::string& report_dir) {
+  DPFUZZ_ASSIGN_OR_RETURN(
+      const Json report,
+      ReportJson(findings_dir, report_dir.empty() ? findings_dir : report_dir));
+  return Render(report, format);
+}
+
+absl::Status WriteReports(const std::string& findings_dir) {
+  DPFUZZ_ASSIGN_OR_RETURN(const Json report,
+                          ReportJson(findings_dir, findings_dir));
+  for (ReportFormat f : kFormats) {
+    DPFUZZ_RETURN_IF_ERROR(WriteFileAtomically(
+        absl::StrCat(findings_dir, "/report.", ReportFormatName(f)),
+        Render(report, f), "report"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RunReportCommand(const std::vector<std::string>& args,
+                              ReportFormat format, const std::string& out,
+                              std::ostream& stdout_) {
+  if (args.size() != 1) {
+    return absl::InvalidArgumentError(
+        "report: name one findings directory (dpfuzz report findings/)");
+  }
+  const std::string out_dir = fs::path(out).parent_path().string();
+  DPFUZZ_ASSIGN_OR_RETURN(
+      const std::string text,
+      RenderReport(args[0], format,
+                   out.empty() || out_dir.empty() ? "." : out_dir));
+  if (out.empty()) {
+    stdout_ << text;
+    return absl::OkStatus();
+  }
+  return WriteFileAtomically(out, text, "report");
+}
+
+}  // namespace dpfuzz

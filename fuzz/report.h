@@ -1,0 +1,86 @@
+// The report of a findings directory: its bugs ranked, and what is not a
+// bug, for people (Markdown, HTML) and for programs (JSON).
+//
+// Read from the directory alone, so it can be made at a campaign's end
+// (WriteReports writes report.md, report.html and report.json into the
+// directory) or at any later time (`dpfuzz report FINDINGS`). It holds:
+//  - the bugs (crashes/bug.h), ranked: id, op, variant, verdict and
+//    family, culprit, feature, severity, confidence (and why it is low),
+//    dtypes, hits, one line of evidence, its findings and its issue.md;
+//  - baseline failures (the contiguous baseline itself fails) and flaky
+//    findings (not shown again in a fresh worker), which are never bugs;
+//  - internal errors: dpfuzz's own failures, errors/<name>/error.json
+//    ({"ticket" or "op", "error", "case": a file beside it}), read as far
+//    as they can be: an unreadable one is listed as such;
+//  - quarantined ops: quarantine.json ([{"op", "deaths", "reason"}]);
+//  - findings and hits per op and verdict.
+// Paths in a report are relative to the report's own directory, so the
+// links work wherever the directory is moved. The HTML page is one
+// self-contained file (inline CSS, no scripts, nothing fetched), every
+// text HTML-escaped; its tables have ids: bugs, baseline_failures, flaky,
+// errors, quarantined, counts (one <tr> per entry in <tbody>).
+//
+// JSON (format "dpfuzz-report", version 1):
+//   {"bugs": [{"id": "tril-out-wrong_values-1a2b3c4d", "op": "aten::tril",
+//              "variant": "out", "verdict": "outside_write",
+//              "family": "wrong_values", "culprit": "out",
+//              "feature": "gapped", "severity": "memory",
+//              "confidence": "high", "confidence_reason": "",
+//              "dtypes": ["f32"], "hits": 3, "detail": "...",
+//              "findings": ["outside_write-tril-0123456789abcdef"],
+//              "issue": "outside_write-tril-0123456789abcdef/issue.md"}],
+//    "baseline_failures": [...], "flaky": [...], "errors": [...],
+//    "quarantined": [...], "counts": [{"op", "verdict", "findings",
+//    "hits"}], "summary": {...}}
+//
+//   absl::StatusOr<std::string> md = RenderReport("findings",
+//                                                 ReportFormat::kMarkdown);
+//   absl::Status s = WriteReports("findings");  // findings/report.{md,...}
+
+#ifndef DPFUZZ_FUZZ_REPORT_H_
+#define DPFUZZ_FUZZ_REPORT_H_
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace dpfuzz {
+
+enum class ReportFormat : uint8_t {
+  kMarkdown,  // "md": report.md.
+  kHtml,      // "html": report.html, one self-contained page.
+  kJson,      // "json": report.json.
+};
+
+// "md", "html", "json".
+absl::string_view ReportFormatName(ReportFormat format);
+// The inverse; the error lists the accepted names.
+absl::StatusOr<ReportFormat> ParseReportFormat(absl::string_view name);
+
+// The report of `findings_dir` with paths relative to `report_dir` (the
+// directory the report will be read from; "" means `findings_dir`). An
+// error when the directory or a finding in it cannot be read.
+absl::StatusOr<std::string> RenderReport(const std::string& findings_dir,
+                                         ReportFormat format,
+                                         const std::string& report_dir = "");
+
+// Writes report.md, report.html and report.json into `findings_dir`, each
+// atomically.
+absl::Status WriteReports(const std::string& findings_dir);
+
+// `dpfuzz report FINDINGS`: `args` are the words after "report" (one
+// findings directory). The report goes to `out` (atomically; paths
+// relative to its directory) or, when `out` is "", to `stdout_` (paths
+// relative to the working directory). Errors are one line for the user.
+absl::Status RunReportCommand(const std::vector<std::string>& args,
+                              ReportFormat format, const std::string& out,
+                              std::ostream& stdout_);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_FUZZ_REPORT_H_
