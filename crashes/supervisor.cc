@@ -124,7 +124,7 @@ Supervisor::Supervisor(SupervisorOptions options, std::string state_dir)
 Supervisor::~Supervisor() {
   slots_.clear();  // Kills and reaps the workers.
   for (const char* pattern :
-       {"worker-%d.slot", "alone.slot", "alone-case.json"}) {
+       {"worker-%d.slot", "alone.slot", "alone-case.json", "plain-case.json"}) {
     for (int i = 0; i < std::max(1, options_.jobs); ++i) {
       std::string name = absl::StrFormat(pattern, i);
       ::unlink(absl::StrCat(state_dir_, "/", name).c_str());
@@ -331,6 +331,16 @@ Supervisor::AloneRun Supervisor::RunAlone(uint64_t seq, const Ticket& ticket) {
   return run;
 }
 
+bool Supervisor::PlainCaseDiesNot(const Case& c) {
+  const Case plain = PlainCase(c);
+  if (plain == c) return false;
+  const std::string path = state_dir_ + "/plain-case.json";
+  if (!SaveCaseFile(plain, path).ok()) return false;
+  const AloneRun run = RunAlone(0, FileTicket(path));
+  ::unlink(path.c_str());
+  return !run.death.has_value() && run.error.empty();
+}
+
 TicketResult Supervisor::CulpritResult(const Ticket& ticket,
                                        const std::optional<Case>& dumped,
                                        const Death& death, bool alone) {
@@ -353,8 +363,17 @@ TicketResult Supervisor::CulpritResult(const Ticket& ticket,
   f.outcome.evidence.detail = absl::StrCat(
       death.detail, alone ? "" : "; it did not die when re-run alone");
   f.outcome.evidence.error = LastLinesText(death.last_lines);
-  const std::optional<CallSide> side =
+  std::optional<CallSide> side =
       BlamedSide(death.verdict, death.phase, death.last_lines);
+  // Dead in dpfuzz's code after an op call: memory the op corrupted, or
+  // dpfuzz's own bug. The layouts decide: see Note [Deaths after a call].
+  if (!side.has_value() && death.phase.has_value() && death.phase->called &&
+      PlainCaseDiesNot(f.c)) {
+    side = CallSide::kVariant;
+    absl::StrAppend(&f.outcome.evidence.detail,
+                    " in dpfuzz's code after the op returned (memory the op "
+                    "corrupted: the case with plain layouts runs clean)");
+  }
   if (!side.has_value()) {
     // See Note [Call phases]: dpfuzz's own code died, not an op.
     r.kind = TicketResult::Kind::kError;

@@ -121,9 +121,19 @@ class Supervisor {
   AloneRun RunAlone(uint64_t seq, const Ticket& ticket);
   absl::Status HandleDeath(Slot& slot, Death death,
                            std::vector<TicketResult>& results);
+  // Note [Deaths after a call]
+  // An op that writes outside its tensors corrupts memory that dpfuzz's
+  // own code reads after the op returned (a storage object, a heap chunk),
+  // and dies there. A bug in dpfuzz dies there too. What tells them apart
+  // is the layouts: the same case with plain layouts (PlainCase) runs clean
+  // when the layouts made the op corrupt memory; it dies too when dpfuzz's
+  // code fails on the case whatever its layouts.
+  // True when the plain form of `c` differs from it and runs alone without
+  // dying.
+  bool PlainCaseDiesNot(const Case& c);
   // The finding that a death makes of `ticket` (its case: `dumped`, or the
   // case file of a file ticket); `alone`: it died when re-run alone.
-  static TicketResult CulpritResult(const Ticket& ticket,
+  TicketResult CulpritResult(const Ticket& ticket,
                                     const std::optional<Case>& dumped,
                                     const Death& death, bool alone);
 

@@ -61,6 +61,10 @@ ABSL_FLAG(bool, python_check, true,
           "Run each new finding's repro.py with the Python dpfuzz was built "
           "for (CMake's DPFUZZ_PYTHON, e.g. /usr/bin/python3) when its torch "
           "is the LibTorch under test; record the result in finding.json.");
+ABSL_FLAG(bool, baseline_failures, false,
+          "Exit 1 for baseline failures too (the contiguous baseline itself "
+          "crashes, hangs or asserts on the drawn arguments: not a layout "
+          "bug, reported apart); by default only layout bugs do.");
 ABSL_FLAG(bool, reduce, true,
           "Reduce each new finding to a minimal case before storing it (the "
           "case found is kept as original.json).");
@@ -81,7 +85,7 @@ constexpr const char* kFlagNames[] = {
     "op",           "runs",     "max_time",     "seed",         "dtypes",
     "device",       "findings", "summary_json", "grad",         "alias",
     "progress",     "jobs",     "timeout",      "rss_limit_mb", "known",
-    "python_check", "reduce",   "format",       "out",          "load"};
+    "python_check", "baseline_failures", "reduce",   "format",       "out",          "load"};
 
 absl::Status UsageError(const std::string& message) {
   return absl::InvalidArgumentError(message);
@@ -330,6 +334,7 @@ absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags() {
   }
   options.python_check = absl::GetFlag(FLAGS_python_check);
   options.reduce = absl::GetFlag(FLAGS_reduce);
+  options.fail_on_baseline_failures = absl::GetFlag(FLAGS_baseline_failures);
   options.progress = absl::GetFlag(FLAGS_progress) && isatty(fileno(stderr));
   return options;
 }

@@ -91,8 +91,11 @@ std::string Triage::Store(const Finding& finding, const Case* original,
     if (recorded.ok()) {
       where = recorded->path;
       // An oom repro would allocate without bound outside any worker.
-      if (check_repro && recorded->case_written && checker_ != nullptr &&
-          finding.outcome.verdict != Verdict::kOom) {
+      // Bugs' first findings are checked, again when a smaller case
+      // replaced theirs (its finding.json lost the earlier result).
+      if (check_repro) checked_dirs_.insert(where);
+      if (recorded->case_written && checked_dirs_.count(where) &&
+          checker_ != nullptr && finding.outcome.verdict != Verdict::kOom) {
         checker_->Enqueue(where);
       }
     } else {

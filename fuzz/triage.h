@@ -33,6 +33,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -117,6 +118,7 @@ class Triage {
   std::map<std::string, BugRecord> bugs_;
   std::map<std::string, std::string> findings_;
   std::map<std::string, std::string> errors_;  // Kind of error -> dir.
+  std::set<std::string> checked_dirs_;  // Whose repro.py is checked.
   TriageCounts counts_;
 };
 

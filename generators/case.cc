@@ -1,5 +1,7 @@
 #include "generators/case.h"
 
+#include "generators/geometry.h"
+
 #include <array>
 #include <utility>
 
@@ -93,6 +95,16 @@ Device CaseDevice(const Case& c) {
 
 void PlaceOnDevice(Case& c, Device device) {
   for (TensorSpec* t : AllTensorSpecsOf(c)) t->device = device;
+}
+
+Case PlainCase(const Case& c) {
+  Case plain = c;
+  plain.aliases.clear();
+  for (TensorSpec* t : AllTensorSpecsOf(plain)) {
+    t->layout.strides = ComputeContiguousStrides(t->layout.sizes);
+    t->layout.storage_offset = 0;
+  }
+  return plain;
 }
 
 std::string QualifiedOpName(const Case& c) {

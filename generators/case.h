@@ -144,6 +144,11 @@ Device CaseDevice(const Case& c);
 // and layouts are unchanged (they are the same bits on any device).
 void PlaceOnDevice(Case& c, Device device);
 
+// The case with every tensor plain: contiguous strides, offset 0, sharing
+// no memory (no aliases). Same sizes, dtypes and values: the contiguous
+// baseline's own geometry, as a case.
+Case PlainCase(const Case& c);
+
 // "aten::add.Tensor"; "aten::masked_select" without overload.
 std::string QualifiedOpName(const Case& c);
 

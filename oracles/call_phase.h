@@ -11,7 +11,9 @@
 //  - in dpfuzz's own code, between op calls: dpfuzz's bug, an internal
 //    error, never a finding. Except heap corruption: glibc notices it when
 //    memory is freed, often after the op returned, so a death that glibc's
-//    allocator calls corruption is blamed on the side of the last call.
+//    allocator calls corruption is blamed on the side of the last call, and
+//    any other death after a call is judged by whether the case with plain
+//    layouts dies too (Note [Deaths after a call], crashes/supervisor.h).
 // RunCase names the side of its calls with CallSideScope (calls outside
 // any scope are baseline calls: probes of drawn arguments run
 // contiguously); CallGuarded (oracles/invoke.h) marks each call. Both

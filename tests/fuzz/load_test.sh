@@ -25,11 +25,11 @@ for op in scaled_add square twice; do
   ls -d "$dir/f/"*-"$op"-* >/dev/null 2>&1 || die "no finding for planted bug $op"
   grep -q "^INFO: reduced dpfuzz_custom::$op|" "$dir/out" || die "$op finding not reduced"
 done
-grep -q "^FINDING: dpfuzz_custom::square|functional|grad_mismatch" "$dir/out" ||
+grep -q "^BUG: .* dpfuzz_custom::square functional gradient" "$dir/out" ||
   die "square's backward bug not reported as grad_mismatch"
-grep -q "^FINDING: dpfuzz_custom::twice|out|" "$dir/out" || die "twice's out= bug not found in the out variant"
+grep -q "^BUG: .* dpfuzz_custom::twice out " "$dir/out" || die "twice's out= bug not found in the out variant"
 ls -d "$dir/f/"*good_* >/dev/null 2>&1 && die "a finding for a correct op: $(ls "$dir/f")"
-grep -q "^FINDING: dpfuzz_custom::twice|functional" "$dir/out" && die "a finding for twice's correct functional kernel"
+grep -q "^BUG: .* dpfuzz_custom::twice functional" "$dir/out" && die "a finding for twice's correct functional kernel"
 [ "$fail" = 0 ] || cat "$dir/out"
 
 # list-ops shows the loaded ops as generic, with their variants.

@@ -7,6 +7,7 @@
 // reported. Built as a shared library of its own (dpfuzz_planted_ops) so
 // that the product never contains it.
 
+#include <cstdint>
 #include <ATen/ATen.h>
 #include <ATen/core/grad_mode.h>
 #include <ATen/native/Resize.h>
@@ -176,6 +177,21 @@ at::Tensor DeviceAssertCuda(const at::Tensor& self) {
 // Correct ops: never reported.
 at::Tensor GoodNeg(const at::Tensor& self) { return at::neg(self); }
 
+// Right values, as a sparse tensor: asking it for strides (as dpfuzz's
+// oracles do with results) throws outside the op call.
+at::Tensor SparseNeg(const at::Tensor& self) {
+  return at::neg(self).to_sparse();
+}
+
+// Returns a tensor over memory nobody owns: the op returns normally and
+// whoever reads the result (dpfuzz's oracles, outside the op call) dies,
+// whatever the input's layout.
+at::Tensor DanglingNeg(const at::Tensor& self) {
+  // NOLINTNEXTLINE(performance-no-int-to-ptr): the point of the op.
+  return at::from_blob(reinterpret_cast<void*>(uintptr_t{16}), self.sizes(),
+                       self.options());
+}
+
 // Computes before writing, so it is right even when out shares memory with
 // self (at::neg_out is not: TensorIterator cannot rule out every overlap).
 at::Tensor& GoodNegOut(const at::Tensor& self, at::Tensor& out) {
@@ -217,6 +233,8 @@ TORCH_LIBRARY(planted, m) {
   m.def("hang_neg(Tensor self) -> Tensor", HangNeg);
   m.def("hog_neg(Tensor self) -> Tensor", HogNeg);
   m.def("good_neg(Tensor self) -> Tensor", GoodNeg);
+  m.def("sparse_neg(Tensor self) -> Tensor", SparseNeg);
+  m.def("dangling_neg(Tensor self) -> Tensor", DanglingNeg);
   m.def("good_neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
         GoodNegOut);
   m.def("good_neg_(Tensor(a!) self) -> Tensor(a!)", GoodNegInplace);

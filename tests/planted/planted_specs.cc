@@ -68,11 +68,22 @@ const std::vector<PlantedOp>& PlantedCudaOps() {
   return *ops;
 }
 
+const std::vector<PlantedOp>& PlantedInternalErrorOps() {
+  static const auto* ops = new std::vector<PlantedOp>{
+      Unary("sparse_neg", Verdict::kAgree),
+      Unary("dangling_neg", Verdict::kAgree),
+  };
+  return *ops;
+}
+
 std::vector<OpSpec> AllPlantedSpecs() {
   std::vector<OpSpec> specs;
   for (const PlantedOp& p : PlantedOps()) specs.push_back(p.spec);
   for (const PlantedOp& p : PlantedDeathOps()) specs.push_back(p.spec);
   for (const PlantedOp& p : PlantedCudaOps()) specs.push_back(p.spec);
+  for (const PlantedOp& p : PlantedInternalErrorOps()) {
+    specs.push_back(p.spec);
+  }
   return specs;
 }
 

@@ -27,7 +27,12 @@ const std::vector<PlantedOp>& PlantedDeathOps();
 // sticky device error: that one only for isolated runs); right on the CPU.
 const std::vector<PlantedOp>& PlantedCudaOps();
 
-// The specs of all three lists, for AddOps.
+// Ops whose results make dpfuzz's own code fail outside the op call (a
+// sparse result, a result over unowned memory): internal errors, never
+// findings (expected kAgree); only for isolated runs.
+const std::vector<PlantedOp>& PlantedInternalErrorOps();
+
+// The specs of all the lists, for AddOps.
 std::vector<OpSpec> AllPlantedSpecs();
 
 }  // namespace dpfuzz
