@@ -10,6 +10,7 @@
 #include "common/status_macros.h"
 #include "generators/aten_bridge.h"
 #include "oracles/backward.h"
+#include "oracles/call_phase.h"
 #include "oracles/case_tensors.h"
 #include "oracles/compare.h"
 #include "oracles/device_sync.h"
@@ -62,11 +63,15 @@ std::optional<CaseOutcome> JudgeErrors(const CallResult& baseline,
   for (const auto& [call, side] :
        {std::pair{&baseline, "baseline"}, std::pair{&variant, "variant"}}) {
     if (call->outcome == CallOutcome::kInternalAssert) {
-      return Finding(Verdict::kInternalAssert,
-                     Evidence{absl::StrCat(side, " ", stage),
-                              absl::StrCat("the ", side, " ", stage,
-                                           " hit an internal assert"),
-                              "", "", "", 0, call->error});
+      CaseOutcome assert_hit = Finding(
+          Verdict::kInternalAssert,
+          Evidence{absl::StrCat(side, " ", stage),
+                   absl::StrCat("the ", side, " ", stage,
+                                " hit an internal assert"),
+                   "", "", "", 0, call->error});
+      // See Note [Layout bugs and baseline failures].
+      if (call == &baseline) assert_hit.kind = FindingKind::kBaselineFailure;
+      return assert_hit;
     }
   }
   const bool b_ok = baseline.outcome == CallOutcome::kOk;
@@ -276,8 +281,11 @@ std::optional<CaseOutcome> CheckBackward(
     const CallResult& b, const CallResult& v, Reference& reference) {
   const CallResult gb =
       RunBackward(b.outputs, GradInputs(baseline.args), baseline.grad_outputs);
-  const CallResult gv =
-      RunBackward(v.outputs, GradInputs(variant.args), variant.grad_outputs);
+  const CallResult gv = [&] {
+    const CallSideScope side(CallSide::kVariant);
+    return RunBackward(v.outputs, GradInputs(variant.args),
+                       variant.grad_outputs);
+  }();
   if (std::optional<CaseOutcome> errors = JudgeErrors(gb, gv, c, "backward")) {
     if (errors->verdict == Verdict::kBothRejected) return std::nullopt;
     return errors;
@@ -416,7 +424,11 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
       judged = &*nondeterministic;
     }
   }
-  DPFUZZ_ASSIGN_OR_RETURN(CallResult v, Invoke(op, c, variant.args));
+  absl::StatusOr<CallResult> variant_call = [&] {
+    const CallSideScope side(CallSide::kVariant);
+    return Invoke(op, c, variant.args);
+  }();
+  DPFUZZ_ASSIGN_OR_RETURN(CallResult v, std::move(variant_call));
   if (std::optional<CaseOutcome> errors = JudgeErrors(b, v, c, "forward")) {
     return *errors;
   }
