@@ -6,6 +6,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "generators/contract_rules.h"
 #include "generators/op_registry.h"
 #include "generators/schema_spec.h"
 
@@ -90,6 +91,16 @@ std::vector<CatalogEntry> Catalog(absl::string_view pattern) {
     // The overload a curated spec without an overload name covers.
     if (name.overload.empty() && seen.count(name.op) > 0) continue;
     entries.push_back(EntryOf(name));
+    // Unsafe by contract: run only when named exactly
+    // (generators/contract_rules.h).
+    if (entries.back().spec != nullptr &&
+        (pattern == "all" || IsGlob(pattern))) {
+      if (std::string why = UnsafeExclusion(name.op); !why.empty()) {
+        entries.back().spec = nullptr;
+        entries.back().status = "excluded";
+        entries.back().reason = std::move(why);
+      }
+    }
   }
   std::sort(entries.begin(), entries.end(),
             [](const CatalogEntry& a, const CatalogEntry& b) {

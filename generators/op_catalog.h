@@ -7,6 +7,8 @@
 // overload and every added spec). Curated specs win where they exist;
 // other overloads get generic specs (generators/schema_spec.h); the ones
 // that cannot be fuzzed are left out of patterns and named in errors.
+// Ops unsafe by contract (generators/contract_rules.h) are left out of
+// "all" and globs, and run when named exactly.
 //
 //   absl::StatusOr<std::vector<const OpSpec*>> ops =
 //   ResolveOps("aten::*pool*"); for (const CatalogEntry& e :

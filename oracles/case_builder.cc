@@ -7,6 +7,7 @@
 
 #include "common/status_macros.h"
 #include "generators/aten_bridge.h"
+#include "generators/contract_rules.h"
 #include "generators/layout_generator.h"
 #include "generators/rng.h"
 #include "oracles/backward.h"
@@ -172,7 +173,11 @@ absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
   const std::set<std::string> written(written_list.begin(), written_list.end());
   // Input layouts first: overlapping layouts change the logical values an
   // input holds (see MaterializeShared), and with them output shapes.
-  VaryLayouts(c.args, written, options, rng);
+  // Arguments mutated by design are written too (generators/
+  // contract_rules.h).
+  std::set<std::string> never_overlap = written;
+  for (std::string& name : MutatedByDesign(c)) never_overlap.insert(name);
+  VaryLayouts(c.args, never_overlap, options, rng);
 
   // The probe: the functional call on the baseline of these inputs.
   CallResult probe;

@@ -74,11 +74,10 @@ bool SharesStorage(const at::Tensor& output, const NamedTensors& inputs) {
 
 }  // namespace
 
-std::optional<Difference> CompareOutput(const OpSpec& spec, const Case& c,
-                                        const at::Tensor& self,
-                                        const at::Tensor& expected,
-                                        const at::Tensor& actual,
-                                        const at::Tensor& reference) {
+std::optional<Difference> CompareOutput(
+    const OpSpec& spec, const Case& c, const at::Tensor& self,
+    const at::Tensor& expected, const at::Tensor& actual,
+    const at::Tensor& reference, const at::Tensor& magnitude, int64_t terms) {
   if (!expected.defined() || !actual.defined()) {
     return CompareValues(expected, actual, spec.comparison);
   }
@@ -97,7 +96,8 @@ std::optional<Difference> CompareOutput(const OpSpec& spec, const Case& c,
       return CompareValues(*e, *a, Comparison::kExact);
     }
   }
-  return CompareValues(expected, actual, spec.comparison, reference);
+  return CompareValues(expected, actual, spec.comparison, reference, magnitude,
+                       terms);
 }
 
 bool RejectionAllowed(const Case& c) { return !c.aliases.empty(); }

@@ -13,7 +13,18 @@
 //    are compared;
 //  - aliasing (Case::aliases): PyTorch may reject a call whose output
 //    shares memory with an input; a rejection there is not a finding, a
-//    wrong answer is.
+//    wrong answer is;
+//  - what ops do by design without saying so in their schemas
+//    (generators/contract_rules.h, exact entries with reasons): arguments
+//    mutated in place (the running statistics of the batch norms while
+//    training) are treated as written: never drawn overlapping, their
+//    change is no input_modified, their values after the call are
+//    compared as results; ops unsafe by contract (the *_unsafe
+//    constructors, functorch internals, test-only ops) are left out of
+//    `--op=all` and run only when named;
+//  - rounding (oracles/compare.h): accumulating ops may differ by the
+//    roundings of an accumulation, and overflow where partial sums reach
+//    the dtype's range (Note [Accumulation error]).
 // What PyTorch promises about layouts is checked as layout_contract:
 //  - an op with a memory_format argument returns a tensor contiguous in that
 //    format, or for preserve_format (and None) self's strides when self is
@@ -43,12 +54,16 @@ namespace dpfuzz {
 
 // Compares output `index` of a run with the baseline's, applying the tie
 // and nondeterminism rules of `spec`. `self` is the baseline's self (for
-// ties), `reference` an optional float64 result.
+// ties), `reference` an optional float64 result, `magnitude` an optional
+// float64 result on |inputs| for sums of up to `terms` terms
+// (oracles/compare.h).
 std::optional<Difference> CompareOutput(const OpSpec& spec, const Case& c,
                                         const at::Tensor& self,
                                         const at::Tensor& expected,
                                         const at::Tensor& actual,
-                                        const at::Tensor& reference);
+                                        const at::Tensor& reference,
+                                        const at::Tensor& magnitude = {},
+                                        int64_t terms = 1);
 
 // True when the variant may raise where the baseline does not: the case
 // makes an output share memory with an input.

@@ -9,12 +9,14 @@
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "generators/aten_bridge.h"
+#include "generators/contract_rules.h"
 #include "oracles/backward.h"
 #include "oracles/call_phase.h"
 #include "oracles/case_tensors.h"
 #include "oracles/compare.h"
 #include "oracles/device_sync.h"
 #include "oracles/invoke.h"
+#include "oracles/reference.h"
 #include "oracles/rules.h"
 
 namespace dpfuzz {
@@ -110,78 +112,6 @@ std::vector<std::string> GradInputNames(const NamedTensors& args) {
   return names;
 }
 
-// Float64 (complex128) copies of the floating tensors of `tensors`, the
-// others as they are; copies of tensors that require grad require it too.
-std::vector<at::Tensor> Widen(const std::vector<at::Tensor>& tensors) {
-  at::NoGradGuard no_grad;
-  std::vector<at::Tensor> wide;
-  for (const at::Tensor& t : tensors) {
-    if (!t.is_floating_point() && !t.is_complex()) {
-      wide.push_back(t);
-      continue;
-    }
-    at::Tensor w = t.detach()
-                       .to(t.is_complex() ? at::kComplexDouble : at::kDouble)
-                       .clone();
-    wide.push_back(t.requires_grad() ? w.requires_grad_(true) : w);
-  }
-  return wide;
-}
-
-NamedTensors Widen(const NamedTensors& tensors) {
-  NamedTensors wide;
-  for (const auto& [name, list] : tensors) wide[name] = Widen(list);
-  return wide;
-}
-
-// The reference run (oracles/compare.h): the case's call on float64 copies
-// of the baseline's inputs, forward results and input gradients. Computed
-// only once a comparison fails without it; constructed before the baseline
-// runs, since an in-place baseline overwrites its inputs (those are copied
-// at once).
-class Reference {
- public:
-  Reference(const c10::OperatorHandle& op, const Case& c,
-            const CaseTensors& baseline,
-            const std::vector<std::string>& written)
-      : op_(op), c_(c), baseline_(baseline), written_(written) {
-    if (!written_.empty()) wide_ = Widen(baseline_.args);
-  }
-
-  const std::vector<at::Tensor>& Results() {
-    Compute();
-    return results_;
-  }
-
-  const std::vector<at::Tensor>& Grads() {
-    Compute();
-    return grads_;
-  }
-
- private:
-  void Compute() {
-    if (computed_) return;
-    computed_ = true;
-    if (written_.empty()) wide_ = Widen(baseline_.args);
-    absl::StatusOr<CallResult> r = Invoke(op_, c_, wide_);
-    if (!r.ok() || r->outcome != CallOutcome::kOk) return;
-    results_ = ResultsOf(*r, wide_, written_).tensors;
-    if (c_.grad_outputs.empty() || !written_.empty()) return;
-    const CallResult g = RunBackward(r->outputs, GradInputs(wide_),
-                                     Widen(baseline_.grad_outputs));
-    if (g.outcome == CallOutcome::kOk) grads_ = g.outputs;
-  }
-
-  const c10::OperatorHandle& op_;
-  const Case& c_;
-  const CaseTensors& baseline_;
-  const std::vector<std::string>& written_;
-  bool computed_ = false;
-  NamedTensors wide_;
-  std::vector<at::Tensor> results_;
-  std::vector<at::Tensor> grads_;
-};
-
 // The tensor of a `self` argument (the rule table breaks ties with it), or
 // undefined.
 at::Tensor SelfOf(const CaseTensors& tensors) {
@@ -216,12 +146,46 @@ std::optional<CaseOutcome> CompareResults(const OpSpec& spec, const Case& c,
     std::optional<Difference> d =
         CompareOutput(spec, c, self, b.tensors[i], v.tensors[i], at::Tensor());
     if (d.has_value() && spec.comparison == Comparison::kTolerance) {
-      d = CompareOutput(spec, c, self, b.tensors[i], v.tensors[i],
-                        Matching(reference->Results(), i, b.tensors[i]));
+      d = CompareOutput(
+          spec, c, self, b.tensors[i], v.tensors[i],
+          Matching(reference->Results(), i, b.tensors[i]),
+          Matching(reference->MagnitudeResults(), i, b.tensors[i]),
+          reference->Terms());
     }
     if (d.has_value()) return FromDifference(d->verdict, v.names[i], *d);
   }
   return std::nullopt;
+}
+
+// Arguments the op mutates by design (generators/contract_rules.h) are
+// results too: their values after the call must agree.
+std::optional<CaseOutcome> CompareMutated(
+    const OpSpec& spec, const Case& c, const std::vector<std::string>& mutated,
+    const CaseTensors& baseline, const CaseTensors& variant,
+    std::optional<Reference>& reference) {
+  if (spec.rules & kRuleNondeterministic) return std::nullopt;
+  for (size_t i = 0; i < mutated.size(); ++i) {
+    const at::Tensor& b = baseline.args.at(mutated[i]).front();
+    const at::Tensor& v = variant.args.at(mutated[i]).front();
+    std::optional<Difference> d = CompareValues(b, v, spec.comparison);
+    if (d.has_value() && spec.comparison == Comparison::kTolerance &&
+        reference.has_value()) {
+      d = CompareValues(
+          b, v, spec.comparison, Matching(reference->Mutated(), i, b),
+          Matching(reference->MagnitudeMutated(), i, b), reference->Terms());
+    }
+    if (d.has_value()) return FromDifference(d->verdict, mutated[i], *d);
+  }
+  return std::nullopt;
+}
+
+// The arguments a run may change: those it writes and those it mutates by
+// design.
+std::set<std::string> MayChange(const std::vector<std::string>& written,
+                                const std::vector<std::string>& mutated) {
+  std::set<std::string> names(written.begin(), written.end());
+  names.insert(mutated.begin(), mutated.end());
+  return names;
 }
 
 // True when two layouts put every element at the same storage position:
@@ -296,7 +260,9 @@ std::optional<CaseOutcome> CheckBackward(
         CompareValues(gb.outputs[i], gv.outputs[i], Comparison::kTolerance);
     if (d.has_value()) {
       d = CompareValues(gb.outputs[i], gv.outputs[i], Comparison::kTolerance,
-                        Matching(reference.Grads(), i, gb.outputs[i]));
+                        Matching(reference.Grads(), i, gb.outputs[i]),
+                        Matching(reference.MagnitudeGrads(), i, gb.outputs[i]),
+                        reference.Terms());
     }
     if (d.has_value())
       return FromDifference(Verdict::kGradMismatch, names[i], *d);
@@ -432,14 +398,19 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
   if (std::optional<CaseOutcome> errors = JudgeErrors(b, v, c, "forward")) {
     return *errors;
   }
-  if (std::optional<StorageChange> change = CheckStorages(
-          variant, std::set<std::string>(written.begin(), written.end()))) {
+  const std::vector<std::string> mutated = MutatedByDesign(c);
+  if (std::optional<StorageChange> change =
+          CheckStorages(variant, MayChange(written, mutated))) {
     return Finding(change->verdict,
                    Evidence{change->where, change->detail, "", "", "", 0, ""});
   }
   if (std::optional<CaseOutcome> diff = CompareResults(
           *judged, c, ResultsOf(b, baseline.args, written),
           ResultsOf(v, variant.args, written), reference, SelfOf(baseline))) {
+    return *diff;
+  }
+  if (std::optional<CaseOutcome> diff =
+          CompareMutated(*judged, c, mutated, baseline, variant, reference)) {
     return *diff;
   }
   if (c.variant == Variant::kOut) {

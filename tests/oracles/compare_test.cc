@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <limits>
 
 namespace dpfuzz {
@@ -80,6 +81,92 @@ TEST(CompareTest, NonFiniteResultsAreComparedByNanness) {
   EXPECT_EQ(d->verdict, Verdict::kMismatch);
   EXPECT_EQ(CompareValues(F({1}), F({kNan}), Comparison::kTolerance)->verdict,
             Verdict::kNanIntroduced);
+}
+
+// Note [Accumulation error]: an infinity against a number is an overflow
+// one order of summation took and the other avoided, possible only when
+// the sum of |terms| reaches the dtype's range.
+TEST(CompareTest, InfAgainstFiniteIsUnstableOnlyWhereSumsReachTheRange) {
+  const at::Tensor baseline = F({1, -41376}, at::kHalf);
+  const at::Tensor variant = F({1, -kInf}, at::kHalf);
+  const at::Tensor ref = F({1, -41376}, at::kDouble);
+  // The partial sums of element 1 can reach 70000 > 65504: agree.
+  EXPECT_FALSE(CompareValues(baseline, variant, Comparison::kTolerance, ref,
+                             F({1, 70000}, at::kDouble)));
+  // Either side may be the one that overflowed.
+  EXPECT_FALSE(CompareValues(variant, baseline, Comparison::kTolerance, ref,
+                             F({1, 70000}, at::kDouble)));
+  // Its terms sum to 41376 in magnitude: no order overflows, a finding.
+  std::optional<Difference> d =
+      CompareValues(baseline, variant, Comparison::kTolerance, ref,
+                    F({1, 41376}, at::kDouble));
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->verdict, Verdict::kMismatch);
+  EXPECT_EQ(d->index, "[1]");
+  // Without a magnitude, as before: a finding.
+  EXPECT_TRUE(CompareValues(baseline, variant, Comparison::kTolerance, ref));
+  // bfloat16's range is float32's: 70000 is far from it.
+  EXPECT_TRUE(CompareValues(F({-41376}, at::kBFloat16),
+                            F({-kInf}, at::kBFloat16), Comparison::kTolerance,
+                            F({-41376}, at::kDouble), F({70000}, at::kDouble)));
+  // An infinite input is no overflow: infinite magnitudes explain nothing.
+  EXPECT_TRUE(CompareValues(F({5}, at::kHalf), F({kInf}, at::kHalf),
+                            Comparison::kTolerance, F({kInf}, at::kDouble),
+                            F({kInf}, at::kDouble)));
+  // Exact comparisons know no accumulation.
+  EXPECT_TRUE(CompareValues(baseline, variant, Comparison::kExact, ref,
+                            F({1, 70000}, at::kDouble)));
+}
+
+TEST(CompareTest, NanAfterAnOverflowIsUnstableButThePoisonIsNot) {
+  // inf - inf after one order overflowed: a computed NaN.
+  EXPECT_FALSE(CompareValues(F({-41376}, at::kHalf), F({kNan}, at::kHalf),
+                             Comparison::kTolerance, F({-41376}, at::kDouble),
+                             F({70000}, at::kDouble)));
+  EXPECT_EQ(CompareValues(F({-41376}, at::kHalf), F({kNan}, at::kHalf),
+                          Comparison::kTolerance, F({-41376}, at::kDouble),
+                          F({1000}, at::kDouble))
+                ->verdict,
+            Verdict::kNanIntroduced);
+  // The poison of a gap stays nan_introduced whatever the magnitude.
+  at::Tensor poisoned = F({0}, at::kHalf);
+  const uint16_t poison = 0x7EA5u;
+  std::memcpy(poisoned.data_ptr(), &poison, 2);
+  EXPECT_EQ(
+      CompareValues(F({-41376}, at::kHalf), poisoned, Comparison::kTolerance,
+                    F({-41376}, at::kDouble), F({70000}, at::kDouble))
+          ->verdict,
+      Verdict::kNanIntroduced);
+}
+
+TEST(CompareTest, AccumulationBoundScalesWithTheMagnitude) {
+  // bfloat16 (eps 2^-7): the baseline exact, the variant 9% off.
+  const at::Tensor baseline = F({1}, at::kBFloat16);
+  const at::Tensor variant = F({0.90625}, at::kBFloat16);
+  const at::Tensor ref = F({1}, at::kDouble);
+  // Terms summing to 32 in magnitude: 8 * eps * 32 = 2 covers it.
+  EXPECT_FALSE(CompareValues(baseline, variant, Comparison::kTolerance, ref,
+                             F({32}, at::kDouble)));
+  // Terms summing to 1: 8 * eps = 0.0625 does not.
+  std::optional<Difference> d = CompareValues(
+      baseline, variant, Comparison::kTolerance, ref, F({1}, at::kDouble));
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->verdict, Verdict::kMismatch);
+  EXPECT_TRUE(CompareValues(baseline, variant, Comparison::kTolerance, ref));
+  // The bound is the dtype's: the same values in float32 are far apart.
+  EXPECT_TRUE(CompareValues(F({1}), F({0.90625}), Comparison::kTolerance, ref,
+                            F({32}, at::kDouble)));
+  // The bfloat16 matmul of issue 16: 0.375 (exact) against 0.34375.
+  const at::Tensor mm_ref = F({0.375}, at::kDouble);
+  EXPECT_TRUE(CompareValues(F({0.375}, at::kBFloat16),
+                            F({0.34375}, at::kBFloat16), Comparison::kTolerance,
+                            mm_ref));
+  EXPECT_FALSE(
+      CompareValues(F({0.375}, at::kBFloat16), F({0.34375}, at::kBFloat16),
+                    Comparison::kTolerance, mm_ref, F({2.5}, at::kDouble)));
+  EXPECT_EQ(Epsilon(at::kHalf), 1.0 / 1024);
+  EXPECT_EQ(Epsilon(at::kBFloat16), 1.0 / 128);
+  EXPECT_EQ(Epsilon(at::kInt), 0);
 }
 
 TEST(CompareTest, ShapeAndDtypeDifferences) {

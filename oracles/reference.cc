@@ -1,0 +1,280 @@
+#include "oracles/reference.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/core/grad_mode.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+
+#include "absl/status/statusor.h"
+#include "generators/contract_rules.h"
+#include "oracles/backward.h"
+#include "oracles/invoke.h"
+
+namespace dpfuzz {
+namespace {
+
+// Note [Sensitivity probes]
+// The op on |inputs| bounds the error of sums, matmuls and convolutions
+// (Note [Accumulation error]), not of ops whose terms cancel by design: a
+// normalization (x - mean) / std near zero, a variance. For those the
+// scale of an element's rounding error is its sensitivity: how far it
+// moves when every floating input (and grad_output) moves by a relative
+// h, x_j -> x_j * (1 + h * s_j) with random signs s_j. To first order the
+// element moves by h * sum_j J_ij x_j s_j, whose size estimates the
+// componentwise condition sum_j |J_ij x_j| (exactly when one term
+// dominates, as x_i / std does in a normalization; within sqrt(n) for a
+// sum, whose bound is the op on |inputs| anyway). Rounding an input or an
+// intermediate to the dtype is such a perturbation with h = u, so a
+// kernel's roundings move the element by about u times the sensitivity
+// each. The probe runs both ways, +h and -h, and keeps the smaller move:
+// a discontinuity (floor at an integer, a tie in max) jumps on one side
+// only, and a jump is no rounding error. h = 2^-20 keeps second-order
+// terms (h^2) far below every dtype's eps but float64's, whose bound is
+// negligible anyway.
+constexpr double kProbe = 1.0 / (1 << 20);
+
+using Transform = std::function<at::Tensor(const at::Tensor& wide, int64_t k)>;
+
+// Float64 (complex128) copies of the floating tensors of `tensors`, passed
+// through `transform` (with the tensor's index), the others as they are;
+// copies of tensors that require grad require it too.
+std::vector<at::Tensor> Widen(const std::vector<at::Tensor>& tensors,
+                              const Transform& transform = nullptr,
+                              int64_t first = 0) {
+  at::NoGradGuard no_grad;
+  std::vector<at::Tensor> wide;
+  int64_t k = first;
+  for (const at::Tensor& t : tensors) {
+    if (!t.defined() || (!t.is_floating_point() && !t.is_complex())) {
+      wide.push_back(t);
+      continue;
+    }
+    const at::ScalarType type =
+        t.is_complex() ? at::kComplexDouble : at::kDouble;
+    at::Tensor w = t.detach().to(type).clone();
+    if (transform) w = transform(w, k++).to(type);
+    wide.push_back(t.requires_grad() ? w.requires_grad_(true) : w);
+  }
+  return wide;
+}
+
+NamedTensors Widen(const NamedTensors& tensors,
+                   const Transform& transform = nullptr) {
+  NamedTensors wide;
+  int64_t k = 0;
+  for (const auto& [name, list] : tensors) {
+    wide[name] = Widen(list, transform, k);
+    k += static_cast<int64_t>(list.size());
+  }
+  return wide;
+}
+
+at::Tensor Absolute(const at::Tensor& t, int64_t) { return t.abs(); }
+
+// x * (1 + h * s), s a sign per element drawn from (seed, k).
+Transform Perturbation(double h, uint64_t seed) {
+  return [h, seed](const at::Tensor& t, int64_t k) {
+    at::Generator gen = at::detail::createCPUGenerator(seed + 7919 * k);
+    at::Tensor signs = at::empty(t.sizes(), t.options().dtype(at::kDouble))
+                           .bernoulli_(0.5, gen)
+                           .mul_(2)
+                           .sub_(1);
+    return t.mul(signs.mul_(h).add_(1));
+  };
+}
+
+// |x| * s, s a sign per element drawn from (seed, k).
+Transform Resigned(uint64_t seed) {
+  return [seed](const at::Tensor& t, int64_t k) {
+    at::Generator gen = at::detail::createCPUGenerator(seed + 7919 * k);
+    at::Tensor signs = at::empty(t.sizes(), t.options().dtype(at::kDouble))
+                           .bernoulli_(0.5, gen)
+                           .mul_(2)
+                           .sub_(1);
+    return t.abs().mul(signs);
+  };
+}
+
+// `c` with the absolute values of the numbers `schema` takes as float or
+// Scalar (coefficients such as addmm's beta); ints (dims, sizes) as they
+// are.
+Case AbsoluteScalars(const Case& c, const c10::FunctionSchema& schema) {
+  Case absolute = c;
+  for (const c10::Argument& arg : schema.arguments()) {
+    c10::TypePtr type = arg.real_type();
+    if (type->kind() == c10::TypeKind::OptionalType) {
+      type = type->castRaw<c10::OptionalType>()->getElementType();
+    }
+    if (type->kind() != c10::TypeKind::FloatType &&
+        type->kind() != c10::TypeKind::NumberType) {
+      continue;
+    }
+    for (Argument& given : absolute.args) {
+      if (given.name != arg.name()) continue;
+      if (auto* f = std::get_if<FloatArg>(&given.value)) {
+        f->value = std::abs(f->value);
+      } else if (auto* i = std::get_if<int64_t>(&given.value)) {
+        *i = *i == INT64_MIN ? INT64_MAX : std::abs(*i);
+      }
+    }
+  }
+  return absolute;
+}
+
+std::vector<at::Tensor> GradInputs(const NamedTensors& args) {
+  std::vector<at::Tensor> inputs;
+  for (const auto& [name, tensors] : args) {
+    for (const at::Tensor& t : tensors) {
+      if (t.defined() && t.requires_grad()) inputs.push_back(t);
+    }
+  }
+  return inputs;
+}
+
+bool Usable(const std::vector<at::Tensor>& v, size_t i,
+            const at::Tensor& like) {
+  return i < v.size() && v[i].defined() && like.defined() &&
+         v[i].sizes() == like.sizes();
+}
+
+// Element by element: the larger of |absolute| and the sensitivity
+// min(|plus - value|, |minus - value|) / h, of what each run has.
+std::vector<at::Tensor> Combine(const std::vector<at::Tensor>& value,
+                                const std::vector<at::Tensor>& absolute,
+                                const std::vector<at::Tensor>& plus,
+                                const std::vector<at::Tensor>& minus) {
+  at::NoGradGuard no_grad;
+  std::vector<at::Tensor> out(value.size());
+  for (size_t i = 0; i < value.size(); ++i) {
+    const at::Tensor& v = value[i];
+    if (!v.defined() || (!v.is_floating_point() && !v.is_complex())) continue;
+    at::Tensor m;
+    if (Usable(absolute, i, v) && absolute[i].scalar_type() != at::kBool) {
+      m = absolute[i].detach().abs().to(at::kDouble);
+    }
+    if (Usable(plus, i, v) && Usable(minus, i, v) &&
+        plus[i].scalar_type() == v.scalar_type() &&
+        minus[i].scalar_type() == v.scalar_type()) {
+      const at::Tensor base = v.detach();
+      const at::Tensor p =
+          at::minimum((plus[i].detach() - base).abs().to(at::kDouble),
+                      (minus[i].detach() - base).abs().to(at::kDouble))
+              .div_(kProbe)
+              .nan_to_num_(0, 0, 0);
+      m = m.defined() ? at::maximum(m, p) : p;
+    }
+    out[i] = m;
+  }
+  return out;
+}
+
+// m = max(m, |more|) element by element, where both are there.
+void Raise(std::vector<at::Tensor>& m, const std::vector<at::Tensor>& more) {
+  at::NoGradGuard no_grad;
+  for (size_t i = 0; i < m.size(); ++i) {
+    if (!m[i].defined() || !Usable(more, i, m[i]) ||
+        (!more[i].is_floating_point() && !more[i].is_complex())) {
+      continue;
+    }
+    m[i] = at::maximum(m[i], more[i].detach().abs().to(at::kDouble));
+  }
+}
+
+}  // namespace
+
+Reference::Reference(const c10::OperatorHandle& op, const Case& c,
+                     const CaseTensors& baseline,
+                     const std::vector<std::string>& written)
+    : op_(op),
+      c_(c),
+      baseline_(baseline),
+      written_(written),
+      mutated_(MutatedByDesign(c)) {
+  if (!written_.empty() || !mutated_.empty()) wide_ = Widen(baseline_.args);
+}
+
+int64_t Reference::Terms() const {
+  int64_t terms = 1;
+  for (const auto& [name, tensors] : baseline_.args) {
+    for (const at::Tensor& t : tensors) {
+      if (t.defined() && (t.is_floating_point() || t.is_complex())) {
+        terms = std::max(terms, t.numel());
+      }
+    }
+  }
+  for (const at::Tensor& g : baseline_.grad_outputs) {
+    terms = std::max(terms, g.numel());
+  }
+  return terms;
+}
+
+const Reference::Run& Reference::Value() {
+  if (!value_.has_value()) {
+    if (written_.empty() && mutated_.empty()) wide_ = Widen(baseline_.args);
+    pristine_ = Widen(wide_);  // The call may overwrite wide_.
+    value_ = RunOn(c_, wide_, Widen(baseline_.grad_outputs));
+  }
+  return *value_;
+}
+
+const Reference::Run& Reference::Magnitude() {
+  const Run& value = Value();
+  if (magnitude_.has_value()) return *magnitude_;
+  const std::vector<at::Tensor>& g = baseline_.grad_outputs;
+  NamedTensors absolute = Widen(pristine_, Absolute);
+  const Run a =
+      RunOn(AbsoluteScalars(c_, op_.schema()), absolute, Widen(g, Absolute));
+  // See Note [Sensitivity probes]; grad_outputs get signs of their own.
+  const int64_t n = static_cast<int64_t>(pristine_.size()) + 1000;
+  NamedTensors up = Widen(pristine_, Perturbation(kProbe, c_.seed));
+  NamedTensors down = Widen(pristine_, Perturbation(-kProbe, c_.seed));
+  const Run plus = RunOn(c_, up, Widen(g, Perturbation(kProbe, c_.seed), n));
+  const Run minus =
+      RunOn(c_, down, Widen(g, Perturbation(-kProbe, c_.seed), n));
+  magnitude_ =
+      Run{Combine(value.results, a.results, plus.results, minus.results),
+          Combine(value.grads, a.grads, plus.grads, minus.grads),
+          Combine(value.mutated, a.mutated, plus.mutated, minus.mutated)};
+  if (!value.grads.empty()) {
+    // Gradients are linear in grad_outputs: backward with |grad_outputs|
+    // under random signs sees terms that cancel for these grad_outputs (a
+    // constant one against values of mean zero).
+    NamedTensors args = Widen(pristine_);
+    const Run resigned = RunOn(c_, args, Widen(g, Resigned(c_.seed + 1), n));
+    Raise(magnitude_->grads, resigned.grads);
+  }
+  return *magnitude_;
+}
+
+Reference::Run Reference::RunOn(const Case& c, NamedTensors& args,
+                                const std::vector<at::Tensor>& grad_outputs) {
+  Run run;
+  absl::StatusOr<CallResult> r = Invoke(op_, c, args);
+  if (!r.ok() || r->outcome != CallOutcome::kOk) return run;
+  if (written_.empty()) {
+    run.results = r->outputs;
+  } else {
+    for (const std::string& name : written_) {
+      const auto it = args.find(name);
+      if (it == args.end()) continue;
+      run.results.insert(run.results.end(), it->second.begin(),
+                         it->second.end());
+    }
+  }
+  for (const std::string& name : mutated_) {
+    const auto it = args.find(name);
+    run.mutated.push_back(it != args.end() && it->second.size() == 1
+                              ? it->second.front()
+                              : at::Tensor());
+  }
+  if (c_.grad_outputs.empty() || !written_.empty()) return run;
+  const CallResult g = RunBackward(r->outputs, GradInputs(args), grad_outputs);
+  if (g.outcome == CallOutcome::kOk) run.grads = g.outputs;
+  return run;
+}
+
+}  // namespace dpfuzz
