@@ -25,7 +25,9 @@ std::vector<MutatedArgument> BuiltinMutatedArguments() {
   add("aten::native_batch_norm", "training");  // And native_batch_norm.out.
   add("aten::cudnn_batch_norm", "training");
   add("aten::miopen_batch_norm", "training");
-  add("aten::instance_norm", "use_input_stats");
+  // Copies the mean over the batch of its per-instance statistics back
+  // into the given ones even when it does not update them.
+  add("aten::instance_norm", "");
   add("aten::batch_norm_update_stats", "");
   add("aten::batch_norm_gather_stats", "");
   add("aten::batch_norm_gather_stats_with_counts", "");

@@ -163,26 +163,67 @@ std::vector<Argument> AdaptiveAvgPool2dArgs(Rng& rng, DType dtype) {
       Arg("output_size", Dims{rng.Uniform(1, 4), rng.Uniform(1, 4)})};
 }
 
-// Inference with running statistics, or training without them (training
-// with them would update the inputs in place).
+// Note [Degenerate statistics]
+// Training normalizes two elements of a channel to exactly -1 and 1
+// whatever their values, and its input gradient is then identically zero:
+// what a kernel returns is the rounding noise of terms that cancel (about
+// u * |grad_output| / std), which neither the magnitude nor the
+// sensitivity of Note [Accumulation error] (oracles/compare.h) can
+// measure, the function being flat. Such statistics say nothing about
+// layouts, so they are drawn over at least three elements.
+constexpr int64_t kMinStatisticElements = 3;
+
+// The running statistics of a norm over `c` channels, or None for both.
+void AddRunningStats(int64_t c, bool defined, DType dtype, Rng& rng,
+                     std::vector<Argument>& args) {
+  if (!defined) {
+    args.push_back(Arg("running_mean", std::monostate{}));
+    args.push_back(Arg("running_var", std::monostate{}));
+    return;
+  }
+  args.push_back(Arg("running_mean", Values({c}, dtype, rng)));
+  args.push_back(Arg("running_var", NonNegative({c}, dtype, 5, rng)));
+}
+
+// Inference with running statistics, or training with or without them;
+// training updates them in place (generators/contract_rules.h).
 std::vector<Argument> BatchNormArgs(Rng& rng, DType dtype) {
   const int64_t n = rng.Uniform(1, 3), c = rng.Uniform(1, 3);
   Dims input = {n, c};
   for (int64_t i = rng.Uniform(0, 2); i > 0; --i) {
     input.push_back(rng.Uniform(1, 3));
   }
-  const bool training = rng.OneIn(2) && ComputeNumel(input) / c > 1;
+  const bool training =
+      rng.OneIn(2) && ComputeNumel(input) / c >= kMinStatisticElements;
   std::vector<Argument> args = {Arg("input", Values(input, dtype, rng)),
                                 Arg("weight", Optional({c}, dtype, rng)),
                                 Arg("bias", Optional({c}, dtype, rng))};
-  if (training) {
-    args.push_back(Arg("running_mean", std::monostate{}));
-    args.push_back(Arg("running_var", std::monostate{}));
-  } else {
-    args.push_back(Arg("running_mean", Values({c}, dtype, rng)));
-    args.push_back(Arg("running_var", NonNegative({c}, dtype, 5, rng)));
-  }
+  AddRunningStats(c, !training || rng.OneIn(2), dtype, rng, args);
   args.push_back(Arg("training", training));
+  args.push_back(Arg("momentum", FloatArg{0.1}));
+  args.push_back(Arg("eps", FloatArg{1e-5}));
+  args.push_back(Arg("cudnn_enabled", false));
+  return args;
+}
+
+// [N, C, *spatial], statistics per (n, c) over the spatial elements when
+// use_input_stats (updating running statistics given, averaged over N),
+// else the running ones.
+std::vector<Argument> InstanceNormArgs(Rng& rng, DType dtype) {
+  const int64_t c = rng.Uniform(1, 3);
+  const bool use_input_stats = !rng.OneIn(4);
+  Dims input = {rng.Uniform(1, 2), c};
+  int64_t spatial = 1;
+  for (int64_t i = rng.Uniform(1, 2); i > 0; --i) {
+    input.push_back(rng.Uniform(1, 4));
+    spatial *= input.back();
+  }
+  if (spatial < kMinStatisticElements) input.back() = kMinStatisticElements;
+  std::vector<Argument> args = {Arg("input", Values(input, dtype, rng)),
+                                Arg("weight", Optional({c}, dtype, rng)),
+                                Arg("bias", Optional({c}, dtype, rng))};
+  AddRunningStats(c, !use_input_stats || rng.OneIn(2), dtype, rng, args);
+  args.push_back(Arg("use_input_stats", use_input_stats));
   args.push_back(Arg("momentum", FloatArg{0.1}));
   args.push_back(Arg("eps", FloatArg{1e-5}));
   args.push_back(Arg("cudnn_enabled", false));
@@ -327,6 +368,8 @@ void AddNnOps(std::vector<OpSpec>& ops) {
                    &AdaptiveAvgPool2dArgs));
   ops.push_back(Nn("aten::batch_norm", "", "", Comparison::kTolerance,
                    FloatDoubleBFloat16(), &BatchNormArgs));
+  ops.push_back(Nn("aten::instance_norm", "", "", Comparison::kTolerance,
+                   FloatDoubleBFloat16(), &InstanceNormArgs));
   ops.push_back(Nn("aten::layer_norm", "", "", Comparison::kTolerance,
                    FloatDoubleBFloat16(), &LayerNormArgs));
   // Note: in 1.13 backward fails ("tensor does not have a device") when

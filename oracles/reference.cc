@@ -34,17 +34,29 @@ namespace {
 // a discontinuity (floor at an integer, a tie in max) jumps on one side
 // only, and a jump is no rounding error. h = 2^-20 keeps second-order
 // terms (h^2) far below every dtype's eps but float64's, whose bound is
-// negligible anyway.
+// negligible anyway. Each input moves by h * (|x_j| + mean |x|): a purely
+// relative move would keep two zeros tied.
+// A flat function hides what its kernel sums: the input gradient of a
+// normalization vanishes for a constant grad_output, or at the element
+// that differs when the others are equal ((b, a, a): -sqrt(2), 1/sqrt(2),
+// 1/sqrt(2) after normalizing), for any nearby values, yet the kernel
+// still subtracts terms of size |grad_output| / std and keeps their
+// rounding. Two more runs see such terms: backward with |grad_outputs|
+// under random weights in [-1, 1] (no constant grad_output), and the whole
+// call in float32, whose distance from float64, divided by float32's eps,
+// is the size of the terms its roundings came from.
 constexpr double kProbe = 1.0 / (1 << 20);
+constexpr double kSingleEpsilon = 1.0 / (1 << 23);
 
 using Transform = std::function<at::Tensor(const at::Tensor& wide, int64_t k)>;
 
 // Float64 (complex128) copies of the floating tensors of `tensors`, passed
 // through `transform` (with the tensor's index), the others as they are;
-// copies of tensors that require grad require it too.
+// copies of tensors that require grad require it too. `single`: float32
+// (complex64) copies instead.
 std::vector<at::Tensor> Widen(const std::vector<at::Tensor>& tensors,
                               const Transform& transform = nullptr,
-                              int64_t first = 0) {
+                              int64_t first = 0, bool single = false) {
   at::NoGradGuard no_grad;
   std::vector<at::Tensor> wide;
   int64_t k = first;
@@ -54,7 +66,8 @@ std::vector<at::Tensor> Widen(const std::vector<at::Tensor>& tensors,
       continue;
     }
     const at::ScalarType type =
-        t.is_complex() ? at::kComplexDouble : at::kDouble;
+        t.is_complex() ? (single ? at::kComplexFloat : at::kComplexDouble)
+                       : (single ? at::kFloat : at::kDouble);
     at::Tensor w = t.detach().to(type).clone();
     if (transform) w = transform(w, k++).to(type);
     wide.push_back(t.requires_grad() ? w.requires_grad_(true) : w);
@@ -63,11 +76,11 @@ std::vector<at::Tensor> Widen(const std::vector<at::Tensor>& tensors,
 }
 
 NamedTensors Widen(const NamedTensors& tensors,
-                   const Transform& transform = nullptr) {
+                   const Transform& transform = nullptr, bool single = false) {
   NamedTensors wide;
   int64_t k = 0;
   for (const auto& [name, list] : tensors) {
-    wide[name] = Widen(list, transform, k);
+    wide[name] = Widen(list, transform, k, single);
     k += static_cast<int64_t>(list.size());
   }
   return wide;
@@ -75,7 +88,7 @@ NamedTensors Widen(const NamedTensors& tensors,
 
 at::Tensor Absolute(const at::Tensor& t, int64_t) { return t.abs(); }
 
-// x * (1 + h * s), s a sign per element drawn from (seed, k).
+// x + h * s * (|x| + mean |x|), s a sign per element drawn from (seed, k).
 Transform Perturbation(double h, uint64_t seed) {
   return [h, seed](const at::Tensor& t, int64_t k) {
     at::Generator gen = at::detail::createCPUGenerator(seed + 7919 * k);
@@ -83,19 +96,20 @@ Transform Perturbation(double h, uint64_t seed) {
                            .bernoulli_(0.5, gen)
                            .mul_(2)
                            .sub_(1);
-    return t.mul(signs.mul_(h).add_(1));
+    // Relative, plus the tensor's mean magnitude: ties (two zeros) break.
+    const at::Tensor scale = t.abs();
+    const double mean = t.numel() > 0 ? scale.mean().item<double>() : 0;
+    return t + signs.mul_(h).mul_(scale.add(std::isfinite(mean) ? mean : 0));
   };
 }
 
-// |x| * s, s a sign per element drawn from (seed, k).
-Transform Resigned(uint64_t seed) {
+// |x| * r, r uniform in [-1, 1] per element, drawn from (seed, k).
+Transform Reweighted(uint64_t seed) {
   return [seed](const at::Tensor& t, int64_t k) {
     at::Generator gen = at::detail::createCPUGenerator(seed + 7919 * k);
-    at::Tensor signs = at::empty(t.sizes(), t.options().dtype(at::kDouble))
-                           .bernoulli_(0.5, gen)
-                           .mul_(2)
-                           .sub_(1);
-    return t.abs().mul(signs);
+    at::Tensor weights = at::empty(t.sizes(), t.options().dtype(at::kDouble))
+                             .uniform_(-1, 1, gen);
+    return t.abs().mul(weights);
   };
 }
 
@@ -180,8 +194,30 @@ void Raise(std::vector<at::Tensor>& m, const std::vector<at::Tensor>& more) {
         (!more[i].is_floating_point() && !more[i].is_complex())) {
       continue;
     }
-    m[i] = at::maximum(m[i], more[i].detach().abs().to(at::kDouble));
+    m[i] = at::maximum(
+        m[i], more[i].detach().abs().to(at::kDouble).nan_to_num(0, 0, 0));
   }
+}
+
+// |single - value| / eps(float32) element by element: the scale of the
+// terms a float32 run rounded (see Note [Sensitivity probes]).
+std::vector<at::Tensor> Noise(const std::vector<at::Tensor>& value,
+                              const std::vector<at::Tensor>& single) {
+  at::NoGradGuard no_grad;
+  std::vector<at::Tensor> noise(value.size());
+  for (size_t i = 0; i < value.size(); ++i) {
+    const at::Tensor& v = value[i];
+    if (!v.defined() || (!v.is_floating_point() && !v.is_complex()) ||
+        !Usable(single, i, v) || single[i].is_complex() != v.is_complex() ||
+        (!single[i].is_floating_point() && !single[i].is_complex())) {
+      continue;
+    }
+    noise[i] = (single[i].detach().to(v.scalar_type()) - v.detach())
+                   .abs()
+                   .to(at::kDouble)
+                   .div_(kSingleEpsilon);
+  }
+  return noise;
 }
 
 }  // namespace
@@ -240,13 +276,20 @@ const Reference::Run& Reference::Magnitude() {
           Combine(value.grads, a.grads, plus.grads, minus.grads),
           Combine(value.mutated, a.mutated, plus.mutated, minus.mutated)};
   if (!value.grads.empty()) {
-    // Gradients are linear in grad_outputs: backward with |grad_outputs|
-    // under random signs sees terms that cancel for these grad_outputs (a
-    // constant one against values of mean zero).
+    // Gradients are linear in grad_outputs, and may vanish for the given
+    // ones by design (a constant grad_output against values of mean zero)
+    // while the kernel still sums terms of their size: backward with
+    // |grad_outputs| under random weights in [-1, 1] sees those terms.
     NamedTensors args = Widen(pristine_);
-    const Run resigned = RunOn(c_, args, Widen(g, Resigned(c_.seed + 1), n));
-    Raise(magnitude_->grads, resigned.grads);
+    const Run reweighted =
+        RunOn(c_, args, Widen(g, Reweighted(c_.seed + 1), n));
+    Raise(magnitude_->grads, reweighted.grads);
   }
+  NamedTensors single = Widen(pristine_, nullptr, /*single=*/true);
+  const Run s = RunOn(c_, single, Widen(g, nullptr, 0, /*single=*/true));
+  Raise(magnitude_->results, Noise(value.results, s.results));
+  Raise(magnitude_->grads, Noise(value.grads, s.grads));
+  Raise(magnitude_->mutated, Noise(value.mutated, s.mutated));
   return *magnitude_;
 }
 

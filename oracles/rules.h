@@ -66,7 +66,8 @@ std::optional<Difference> CompareOutput(const OpSpec& spec, const Case& c,
                                         int64_t terms = 1);
 
 // True when the variant may raise where the baseline does not: the case
-// makes an output share memory with an input.
+// makes an output share memory with an input, or gives an argument mutated
+// by design (generators/contract_rules.h) elements that share memory.
 bool RejectionAllowed(const Case& c);
 
 // What the functional call of `op` broke of PyTorch's layout promises for
