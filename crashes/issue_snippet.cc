@@ -455,7 +455,7 @@ std::string Check(const ReproPlan& plan,
                     : "",
                 "call(*args)  # the process dies here, or in free() below\n",
                 "del args, ", StrJoin(names, ", "), "\ngc.collect()\n",
-                "print(\"returned: no crash\")\n");
+                "print(\"the call returned\")\n");
 }
 
 }  // namespace
