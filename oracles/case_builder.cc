@@ -64,8 +64,10 @@ void VaryLayouts(std::vector<Argument>& args,
 // Accumulating ops are judged with tolerances, which mean nothing once
 // values span the dtype's range (cancellation makes the result depend on
 // the order of summation, which depends on the layout): their wide values
-// become dyadic ones. Specials (NaN, inf, denormals) stay.
-void KeepValuesTame(std::vector<Argument>& args) {
+// become dyadic ones, grad_outputs' too. Specials (NaN, inf, denormals)
+// stay.
+void KeepValuesTame(std::vector<Argument>& args,
+                    std::vector<TensorSpec>& grad_outputs) {
   auto tame = [](TensorSpec& t) {
     if (t.values.distribution == Distribution::kWide) {
       t.values.distribution = Distribution::kDyadic;
@@ -77,6 +79,7 @@ void KeepValuesTame(std::vector<Argument>& args) {
       for (TensorSpec& t : *list) tame(t);
     }
   }
+  for (TensorSpec& t : grad_outputs) tame(t);
 }
 
 // Makes a written tensor share storage with an input of its dtype.
@@ -164,7 +167,9 @@ absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
   c.args = spec.make_args(rng, dtype);
   PlaceOnDevice(c, options.device);
   PrepareDevice(options.device);
-  if (spec.comparison == Comparison::kTolerance) KeepValuesTame(c.args);
+  if (spec.comparison == Comparison::kTolerance) {
+    KeepValuesTame(c.args, c.grad_outputs);
+  }
 
   DPFUZZ_ASSIGN_OR_RETURN(c10::OperatorHandle functional,
                           OperatorFor(spec, Variant::kFunctional));
@@ -214,6 +219,9 @@ absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
   if (!written.empty() && options.alias_one_in > 0 &&
       rng.OneIn(options.alias_one_in))
     MaybeAlias(c, written, rng);
+  if (spec.comparison == Comparison::kTolerance) {
+    KeepValuesTame(c.args, c.grad_outputs);  // The grad_outputs made now.
+  }
   return std::optional<Case>(std::move(c));
 }
 

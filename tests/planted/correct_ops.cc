@@ -1,0 +1,130 @@
+// Correct operators that are hard to judge, for tests only: dpfuzz must
+// never report them (the trust target of issue 16).
+//
+// Each op in the `correct` namespace is right for every layout, but does
+// something a naive differential oracle mistakes for a bug: it returns
+// another dtype than it takes, accumulates in its own low precision in an
+// order that depends on the layout (and may overflow in one order only),
+// returns random values, or updates an argument in place by design
+// without a schema annotation. One control is wrong on purpose
+// (flat_running_update), to show that the contract rule that excuses the
+// update does not hide a wrong one. Built into the planted op library
+// (dpfuzz_planted_ops), never into the product.
+
+#include <ATen/ATen.h>
+#include <ATen/Dispatch.h>
+#include <torch/library.h>
+
+#include <vector>
+
+namespace {
+
+// Mixed dtypes: half and bfloat16 in, float32 out (float32 in, float64
+// out), a running sum along the last dim in the wide dtype. Composite, so
+// autograd gives the gradient in the input's dtype.
+at::Tensor WidenCumsum(const at::Tensor& self) {
+  const at::ScalarType wide =
+      self.scalar_type() == at::kDouble || self.scalar_type() == at::kFloat
+          ? at::kDouble
+          : at::kFloat;
+  at::Tensor w = self.to(wide);
+  return w.dim() == 0 ? w : w.cumsum(-1);
+}
+
+// Sums each row of `x` (contiguous, reduced dim last) into `out`, rounding
+// to scalar_t at every step: forward one by one, or pairwise from the end.
+template <typename scalar_t>
+void SumRows(const at::Tensor& x, at::Tensor& out, bool forward) {
+  const int64_t n = x.size(-1);
+  const int64_t rows = n == 0 ? out.numel() : x.numel() / n;
+  const scalar_t* in = x.data_ptr<scalar_t>();
+  scalar_t* o = out.data_ptr<scalar_t>();
+  std::vector<scalar_t> level(n);
+  for (int64_t r = 0; r < rows; ++r) {
+    const scalar_t* row = in + r * n;
+    if (forward) {
+      scalar_t acc = 0;
+      for (int64_t i = 0; i < n; ++i) acc = acc + row[i];
+      o[r] = acc;
+      continue;
+    }
+    for (int64_t i = 0; i < n; ++i) level[i] = row[n - 1 - i];
+    int64_t m = n;
+    while (m > 1) {
+      for (int64_t i = 0; i < m / 2; ++i) {
+        level[i] = level[2 * i] + level[2 * i + 1];
+      }
+      if (m % 2 == 1) level[m / 2] = level[m - 1];
+      m = (m + 1) / 2;
+    }
+    o[r] = m == 1 ? level[0] : scalar_t(0);
+  }
+}
+
+// A sum over `dim` of self * scale, accumulated in self's own dtype in an
+// order its layout picks: one by one when the dim is unit-strided, else
+// pairwise from the end. Both orders are correct within floating point; in
+// half, a large `scale` makes one of them overflow where the other does
+// not.
+at::Tensor OrderSum(const at::Tensor& self, int64_t dim, double scale) {
+  TORCH_CHECK(self.dim() > 0, "order_sum: expected a tensor with dims");
+  dim = c10::maybe_wrap_dim(dim, self.dim());
+  const bool forward = self.stride(dim) == 1;
+  const at::Tensor x = self.mul(scale).movedim(dim, -1).contiguous();
+  std::vector<int64_t> sizes = x.sizes().vec();
+  sizes.pop_back();
+  at::Tensor out = at::empty(sizes, x.options());
+  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, x.scalar_type(),
+                                  "order_sum",
+                                  [&] { SumRows<scalar_t>(x, out, forward); });
+  return out;
+}
+
+// Random values, deterministic shape: self plus uniform noise.
+at::Tensor Noisy(const at::Tensor& self) { return self + at::rand_like(self); }
+
+// Centres `input` on its mean over dim 0 and updates `running_mean` in
+// place with that mean, by design and without a "!" in its schema, as the
+// batch norms do with their running statistics.
+at::Tensor RunningUpdate(const at::Tensor& input,
+                         const at::Tensor& running_mean, double momentum) {
+  const at::Tensor mean = input.mean(0);
+  at::Tensor alias = running_mean;  // Written through a const reference.
+  alias.mul_(1 - momentum).add_(mean, momentum);
+  return input - mean;
+}
+
+// The control, the one wrong op here: the same update written as if
+// running_mean were contiguous. A strided running_mean gets it in the
+// wrong places, which dpfuzz must still find under the contract rule.
+at::Tensor FlatRunningUpdate(const at::Tensor& input,
+                             const at::Tensor& running_mean, double momentum) {
+  TORCH_CHECK(running_mean.scalar_type() == at::kFloat,
+              "flat_running_update: float only");
+  const at::Tensor mean = input.mean(0).contiguous();
+  const at::Tensor old = running_mean.contiguous();
+  float* out = static_cast<float*>(running_mean.data_ptr());
+  for (int64_t i = 0; i < running_mean.numel(); ++i) {
+    out[i] = static_cast<float>((1 - momentum) * old.data_ptr<float>()[i] +
+                                momentum * mean.data_ptr<float>()[i]);
+  }
+  return input - mean;
+}
+
+}  // namespace
+
+TORCH_LIBRARY(correct, m) {
+  m.def("widen_cumsum(Tensor self) -> Tensor");
+  m.impl("widen_cumsum", c10::DispatchKey::CompositeImplicitAutograd,
+         TORCH_FN(WidenCumsum));
+  m.def("order_sum(Tensor self, int dim, float scale) -> Tensor", OrderSum);
+  m.def("noisy(Tensor self) -> Tensor", Noisy);
+  m.def(
+      "running_update(Tensor input, Tensor running_mean, float momentum)"
+      " -> Tensor",
+      RunningUpdate);
+  m.def(
+      "flat_running_update(Tensor input, Tensor running_mean, float momentum)"
+      " -> Tensor",
+      FlatRunningUpdate);
+}
