@@ -145,6 +145,12 @@ struct Magnitude {
     return difference <= eps * At(i);
   }
 
+  // Whether an infinite or NaN input reaches element i.
+  bool NonFinite(int64_t i) const {
+    if (!values.has_value()) return false;
+    return !std::isfinite(std::abs(values->Value(i)));
+  }
+
   // Whether a partial sum of element i may overflow the dtype.
   bool MayOverflow(int64_t i) const { return At(i) * (1 + eps) >= largest; }
 };
@@ -259,9 +265,11 @@ std::optional<Difference> CompareValues(
       const std::complex<double> av = a.Value(i);
       const bool e_nan = e.IsNan(i);
       const bool a_nan = a.IsNan(i);
-      // An overflow in one order of summation only, then inf - inf: a NaN
-      // that is not the poison (see Note [Accumulation error]).
-      const bool unstable = tolerant && mag.MayOverflow(i);
+      // An overflow in one order of summation only, then inf - inf, or an
+      // infinite input times a zero that one kernel skips: a NaN that is
+      // not the poison (see Note [Accumulation error]).
+      const bool unstable =
+          tolerant && (mag.MayOverflow(i) || mag.NonFinite(i));
       if (a_nan && e.IsFinite(i) &&
           !(unstable && dtype.ok() && !IsPoison(*dtype, a.at(i))) &&
           introduced++ == 0) {

@@ -14,10 +14,11 @@
 // results are not finite, only their NaN-ness is compared, except that an
 // infinity against a finite number is a difference unless the magnitude
 // reaches the dtype's range (a partial sum may then overflow in one order
-// and not in another). A NaN in the variant where the baseline has a
-// finite number is kNanIntroduced, the mark of a kernel that read a
-// poisoned gap (Note [Poisoned gaps]), unless it is not the poison and the
-// magnitude reaches the range (inf - inf after an overflow).
+// and not in another) or is not finite (an infinite input). A NaN in the
+// variant where the baseline has a finite number is kNanIntroduced, the
+// mark of a kernel that read a poisoned gap (Note [Poisoned gaps]),
+// unless it is not the poison and the magnitude reaches the range (inf -
+// inf after an overflow) or is not finite.
 //
 //   std::optional<Difference> d = CompareValues(expected, actual,
 //                                               Comparison::kExact);
@@ -79,6 +80,11 @@ namespace dpfuzz {
 // reaches it, one order may overflow where another does not (a float16
 // gradient summed over broadcast dims: -41376 one way, -inf the other),
 // and the pair is unstable, not a finding.
+// Infinite inputs: where the magnitude itself is not finite, an infinite
+// or NaN input reaches the element, and whether a kernel multiplies it by
+// a zero it could skip (the implicit padding of a convolution, a zero
+// weight) decides between NaN and a number (IEEE: inf * 0 is NaN). Such a
+// pair is unstable too; the poison of a gap never is.
 inline constexpr double kAccumulationRoundings = 8;
 
 struct Tolerance {

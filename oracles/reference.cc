@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "generators/contract_rules.h"
+#include "generators/dtype.h"
 #include "oracles/backward.h"
 #include "oracles/invoke.h"
 
@@ -139,6 +140,35 @@ Case AbsoluteScalars(const Case& c, const c10::FunctionSchema& schema) {
   return absolute;
 }
 
+// `c` with the floating dtypes its ScalarType arguments name ("dtype":
+// "bf16") in float64 (`single`: float32), complex ones likewise: a
+// reference computes in its own precision.
+Case WidenDtypeArguments(const Case& c, const c10::FunctionSchema& schema,
+                         bool single) {
+  Case wide = c;
+  for (const c10::Argument& arg : schema.arguments()) {
+    c10::TypePtr type = arg.real_type();
+    if (type->kind() == c10::TypeKind::OptionalType) {
+      type = type->castRaw<c10::OptionalType>()->getElementType();
+    }
+    if (type->kind() != c10::TypeKind::ScalarTypeType) continue;
+    for (Argument& given : wide.args) {
+      auto* name = std::get_if<std::string>(&given.value);
+      if (given.name != arg.name() || name == nullptr) continue;
+      const absl::StatusOr<DType> dtype = ParseDType(*name);
+      if (!dtype.ok()) continue;
+      if (IsFloating(*dtype)) {
+        *name =
+            std::string(DTypeName(single ? DType::kFloat32 : DType::kFloat64));
+      } else if (IsComplex(*dtype)) {
+        *name = std::string(
+            DTypeName(single ? DType::kComplex64 : DType::kComplex128));
+      }
+    }
+  }
+  return wide;
+}
+
 std::vector<at::Tensor> GradInputs(const NamedTensors& args) {
   std::vector<at::Tensor> inputs;
   for (const auto& [name, tensors] : args) {
@@ -252,7 +282,8 @@ const Reference::Run& Reference::Value() {
   if (!value_.has_value()) {
     if (written_.empty() && mutated_.empty()) wide_ = Widen(baseline_.args);
     pristine_ = Widen(wide_);  // The call may overwrite wide_.
-    value_ = RunOn(c_, wide_, Widen(baseline_.grad_outputs));
+    value_ = RunOn(WidenDtypeArguments(c_, op_.schema(), false), wide_,
+                   Widen(baseline_.grad_outputs));
   }
   return *value_;
 }
@@ -261,16 +292,17 @@ const Reference::Run& Reference::Magnitude() {
   const Run& value = Value();
   if (magnitude_.has_value()) return *magnitude_;
   const std::vector<at::Tensor>& g = baseline_.grad_outputs;
+  const Case wide = WidenDtypeArguments(c_, op_.schema(), false);
   NamedTensors absolute = Widen(pristine_, Absolute);
   const Run a =
-      RunOn(AbsoluteScalars(c_, op_.schema()), absolute, Widen(g, Absolute));
+      RunOn(AbsoluteScalars(wide, op_.schema()), absolute, Widen(g, Absolute));
   // See Note [Sensitivity probes]; grad_outputs get signs of their own.
   const int64_t n = static_cast<int64_t>(pristine_.size()) + 1000;
   NamedTensors up = Widen(pristine_, Perturbation(kProbe, c_.seed));
   NamedTensors down = Widen(pristine_, Perturbation(-kProbe, c_.seed));
-  const Run plus = RunOn(c_, up, Widen(g, Perturbation(kProbe, c_.seed), n));
+  const Run plus = RunOn(wide, up, Widen(g, Perturbation(kProbe, c_.seed), n));
   const Run minus =
-      RunOn(c_, down, Widen(g, Perturbation(-kProbe, c_.seed), n));
+      RunOn(wide, down, Widen(g, Perturbation(-kProbe, c_.seed), n));
   magnitude_ =
       Run{Combine(value.results, a.results, plus.results, minus.results),
           Combine(value.grads, a.grads, plus.grads, minus.grads),
@@ -282,14 +314,20 @@ const Reference::Run& Reference::Magnitude() {
     // |grad_outputs| under random weights in [-1, 1] sees those terms.
     NamedTensors args = Widen(pristine_);
     const Run reweighted =
-        RunOn(c_, args, Widen(g, Reweighted(c_.seed + 1), n));
+        RunOn(wide, args, Widen(g, Reweighted(c_.seed + 1), n));
     Raise(magnitude_->grads, reweighted.grads);
   }
-  NamedTensors single = Widen(pristine_, nullptr, /*single=*/true);
-  const Run s = RunOn(c_, single, Widen(g, nullptr, 0, /*single=*/true));
-  Raise(magnitude_->results, Noise(value.results, s.results));
-  Raise(magnitude_->grads, Noise(value.grads, s.grads));
-  Raise(magnitude_->mutated, Noise(value.mutated, s.mutated));
+  // Two samples of float32 noise, at the inputs and at the +h probe's.
+  const Case single = WidenDtypeArguments(c_, op_.schema(), true);
+  for (const Run* at : {&value, &plus}) {
+    const Transform moved =
+        at == &value ? Transform() : Perturbation(kProbe, c_.seed);
+    NamedTensors args = Widen(pristine_, moved, /*single=*/true);
+    const Run s = RunOn(single, args, Widen(g, moved, n, /*single=*/true));
+    Raise(magnitude_->results, Noise(at->results, s.results));
+    Raise(magnitude_->grads, Noise(at->grads, s.grads));
+    Raise(magnitude_->mutated, Noise(at->mutated, s.mutated));
+  }
   return *magnitude_;
 }
 

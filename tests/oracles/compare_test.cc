@@ -109,10 +109,19 @@ TEST(CompareTest, InfAgainstFiniteIsUnstableOnlyWhereSumsReachTheRange) {
   EXPECT_TRUE(CompareValues(F({-41376}, at::kBFloat16),
                             F({-kInf}, at::kBFloat16), Comparison::kTolerance,
                             F({-41376}, at::kDouble), F({70000}, at::kDouble)));
-  // An infinite input is no overflow: infinite magnitudes explain nothing.
-  EXPECT_TRUE(CompareValues(F({5}, at::kHalf), F({kInf}, at::kHalf),
-                            Comparison::kTolerance, F({kInf}, at::kDouble),
+  // An infinite input (an infinite magnitude) explains no rounding of
+  // finite values...
+  EXPECT_TRUE(CompareValues(F({5}, at::kHalf), F({6}, at::kHalf),
+                            Comparison::kTolerance, F({5}, at::kDouble),
                             F({kInf}, at::kDouble)));
+  // ...but whether a kernel multiplies it by a zero it could skip decides
+  // between NaN (or inf) and a number.
+  EXPECT_FALSE(CompareValues(F({5}, at::kHalf), F({kInf}, at::kHalf),
+                             Comparison::kTolerance, F({kNan}, at::kDouble),
+                             F({kInf}, at::kDouble)));
+  EXPECT_FALSE(CompareValues(F({-7}, at::kHalf), F({kNan}, at::kHalf),
+                             Comparison::kTolerance, F({kNan}, at::kDouble),
+                             F({kNan}, at::kDouble)));
   // Exact comparisons know no accumulation.
   EXPECT_TRUE(CompareValues(baseline, variant, Comparison::kExact, ref,
                             F({1, 70000}, at::kDouble)));
@@ -132,11 +141,13 @@ TEST(CompareTest, NanAfterAnOverflowIsUnstableButThePoisonIsNot) {
   at::Tensor poisoned = F({0}, at::kHalf);
   const uint16_t poison = 0x7EA5u;
   std::memcpy(poisoned.data_ptr(), &poison, 2);
-  EXPECT_EQ(
-      CompareValues(F({-41376}, at::kHalf), poisoned, Comparison::kTolerance,
-                    F({-41376}, at::kDouble), F({70000}, at::kDouble))
-          ->verdict,
-      Verdict::kNanIntroduced);
+  for (double magnitude : {70000.0, kInf}) {
+    EXPECT_EQ(
+        CompareValues(F({-41376}, at::kHalf), poisoned, Comparison::kTolerance,
+                      F({-41376}, at::kDouble), F({magnitude}, at::kDouble))
+            ->verdict,
+        Verdict::kNanIntroduced);
+  }
 }
 
 TEST(CompareTest, AccumulationBoundScalesWithTheMagnitude) {
