@@ -45,7 +45,10 @@ namespace {
 // rounding. Two more runs see such terms: backward with |grad_outputs|
 // under random weights in [-1, 1] (no constant grad_output), and the whole
 // call in float32, whose distance from float64, divided by float32's eps,
-// is the size of the terms its roundings came from.
+// is the size of the terms its roundings came from (two samples: at the
+// inputs and at the +h probe's, as one may round luckily).
+// A random op's float64 runs differ by whole values: its sensitivity is
+// huge and its values are in effect not judged, as they must not be.
 constexpr double kProbe = 1.0 / (1 << 20);
 constexpr double kSingleEpsilon = 1.0 / (1 << 23);
 

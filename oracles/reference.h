@@ -8,11 +8,13 @@
 //    input gradients, and the arguments the op mutates by design
 //    (generators/contract_rules.h) after the call;
 //  - the magnitude of each element (Note [Accumulation error] in
-//    oracles/compare.h): the larger of the op on |inputs|, |coefficients|
+//    oracles/compare.h): the largest of the op on |inputs|, |coefficients|
 //    and |grad_outputs| (the sum of |terms| of a sum, a matmul, a
-//    convolution) and its sensitivity, how much the element moves when
-//    every floating input moves by a relative h (a normalization, whose
-//    terms cancel by design; Note [Sensitivity probes]).
+//    convolution), its sensitivity, how much the element moves when every
+//    floating input moves by a relative h (a normalization, whose terms
+//    cancel by design), and the size of the terms a float32 run rounded
+//    (Note [Sensitivity probes]). Dtype arguments ("dtype": "bf16") follow
+//    the reference's precision.
 // A Reference is constructed before the baseline runs: a call that writes
 // or mutates its inputs overwrites them, so those are copied at once.
 //
