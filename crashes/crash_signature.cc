@@ -93,8 +93,8 @@ std::string FrameName(absl::string_view line) {
 bool ReportsHeapCorruption(const std::vector<std::string>& last_lines) {
   for (const std::string& line : last_lines) {
     for (absl::string_view word :
-         {"malloc(): ", "free(): ", "realloc(): ", "double free",
-          "corrupted ", "munmap_chunk(): ", "malloc_consolidate(): "}) {
+         {"malloc(): ", "free(): ", "realloc(): ", "double free", "corrupted ",
+          "munmap_chunk(): ", "malloc_consolidate(): "}) {
       if (absl::StrContains(line, word)) return true;
     }
   }

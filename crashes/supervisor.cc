@@ -378,9 +378,9 @@ TicketResult Supervisor::CulpritResult(const Ticket& ticket,
     // See Note [Call phases]: dpfuzz's own code died, not an op.
     r.kind = TicketResult::Kind::kError;
     r.verdict = death.verdict;
-    r.error = absl::StrCat(
-        "internal error: a worker running ", TicketToString(ticket), " ",
-        death.detail, " in dpfuzz's own code, not in an op call");
+    r.error = absl::StrCat("internal error: a worker running ",
+                           TicketToString(ticket), " ", death.detail,
+                           " in dpfuzz's own code, not in an op call");
     f.outcome.evidence.where = "dpfuzz";
     f.signature = "internal_error";
     r.finding = std::move(f);
@@ -490,8 +490,8 @@ absl::Status Supervisor::RestartWorker(Slot& slot) {
   // tries again; only repeated failures are an error.
   slot.process.reset();
   if (++failed_starts_ >= kMaxFailedStarts) {
-    return absl::InternalError(absl::StrCat(
-        "cannot start a worker: ", started.message()));
+    return absl::InternalError(
+        absl::StrCat("cannot start a worker: ", started.message()));
   }
   return absl::OkStatus();
 }

@@ -134,8 +134,8 @@ class Supervisor {
   // The finding that a death makes of `ticket` (its case: `dumped`, or the
   // case file of a file ticket); `alone`: it died when re-run alone.
   TicketResult CulpritResult(const Ticket& ticket,
-                                    const std::optional<Case>& dumped,
-                                    const Death& death, bool alone);
+                             const std::optional<Case>& dumped,
+                             const Death& death, bool alone);
 
   SupervisorOptions options_;
   std::string state_dir_;

@@ -4,10 +4,10 @@
 // Before each case the worker writes the case's ticket, its sequence number
 // and the start time (CLOCK_MONOTONIC) into the slot; while the case runs,
 // where it stands (the word of oracles/call_phase.h: which side's op call,
-// or dpfuzz's own code); after it, it marks the slot idle. Plain stores into shared memory cost nothing next to a
-// case, and they outlive the worker: when it dies, the supervisor reads
-// which case it was running and for how long. The slot is a file, so the
-// record is on disk before the case runs.
+// or dpfuzz's own code); after it, it marks the slot idle. Plain stores into
+// shared memory cost nothing next to a case, and they outlive the worker: when
+// it dies, the supervisor reads which case it was running and for how long. The
+// slot is a file, so the record is on disk before the case runs.
 //
 //   absl::StatusOr<WorkerSlot> slot = WorkerSlot::Create(path);  // supervisor
 //   absl::StatusOr<WorkerSlot> slot = WorkerSlot::Open(path);    // worker

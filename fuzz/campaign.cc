@@ -193,8 +193,9 @@ void Campaign::HandleFinding(const Finding& found) {
 }
 
 void Campaign::CountDeath(const std::string& name) {
-  const auto op = std::find_if(ops_.begin(), ops_.end(),
-                               [&](const OpState& s) { return s.name == name; });
+  const auto op = std::find_if(ops_.begin(), ops_.end(), [&](const OpState& s) {
+    return s.name == name;
+  });
   if (op == ops_.end() || ++op->deaths < kQuarantineDeaths) return;
   const std::string reason = absl::StrCat(
       op->deaths, " of its cases killed their worker (crash, hang or memory)");
@@ -408,9 +409,8 @@ std::string SummaryLine(const CampaignSummary& s) {
       "baseline_failures=%d flaky=%d invalid=%d errors=%d planned=%d "
       "culprits=%d abandoned=%d worker_deaths=%d quarantined=%d seconds=%.1f",
       s.cases, s.bugs.size(), s.findings.size(), s.hits, s.known.size(),
-      s.baseline_failures, s.flaky, s.invalid, s.errors, s.planned,
-      s.culprits, s.abandoned, s.worker_deaths, s.quarantined.size(),
-      s.seconds);
+      s.baseline_failures, s.flaky, s.invalid, s.errors, s.planned, s.culprits,
+      s.abandoned, s.worker_deaths, s.quarantined.size(), s.seconds);
   for (const auto& [verdict, count] : s.verdicts) {
     absl::StrAppend(&line, " ", VerdictName(verdict), "=", count);
   }

@@ -71,9 +71,9 @@ struct Quarantined {
 };
 
 struct CampaignSummary {
-  int64_t planned = 0;    // Tickets drawn and handed to workers.
-  int64_t cases = 0;      // Cases run through the oracles (culprits too).
-  int64_t invalid = 0;    // Drawn arguments the op itself rejects: no case.
+  int64_t planned = 0;  // Tickets drawn and handed to workers.
+  int64_t cases = 0;    // Cases run through the oracles (culprits too).
+  int64_t invalid = 0;  // Drawn arguments the op itself rejects: no case.
   // dpfuzz's own failures: cases it could not run or failed on (internal
   // errors, kept under <findings>/errors/), never findings.
   int64_t errors = 0;
@@ -87,8 +87,8 @@ struct CampaignSummary {
   int64_t baseline_failures = 0;  // Hits of baseline failures (not bugs).
   int64_t flaky = 0;              // Findings that did not show again.
   std::vector<Quarantined> quarantined;
-  std::map<std::string, KnownHits> known;       // Muted, by signature.
-  std::map<Verdict, int64_t> verdicts;          // Cases per verdict.
+  std::map<std::string, KnownHits> known;  // Muted, by signature.
+  std::map<Verdict, int64_t> verdicts;     // Cases per verdict.
   double seconds = 0;
   bool interrupted = false;
 };

@@ -81,11 +81,27 @@ ABSL_FLAG(std::vector<std::string>, load, {},
 namespace dpfuzz {
 namespace {
 
-constexpr const char* kFlagNames[] = {
-    "op",           "runs",     "max_time",     "seed",         "dtypes",
-    "device",       "findings", "summary_json", "grad",         "alias",
-    "progress",     "jobs",     "timeout",      "rss_limit_mb", "known",
-    "python_check", "baseline_failures", "reduce",   "format",       "out",          "load"};
+constexpr const char* kFlagNames[] = {"op",
+                                      "runs",
+                                      "max_time",
+                                      "seed",
+                                      "dtypes",
+                                      "device",
+                                      "findings",
+                                      "summary_json",
+                                      "grad",
+                                      "alias",
+                                      "progress",
+                                      "jobs",
+                                      "timeout",
+                                      "rss_limit_mb",
+                                      "known",
+                                      "python_check",
+                                      "baseline_failures",
+                                      "reduce",
+                                      "format",
+                                      "out",
+                                      "load"};
 
 absl::Status UsageError(const std::string& message) {
   return absl::InvalidArgumentError(message);

@@ -52,9 +52,9 @@ int FuzzMain() {
     return UsageFailure(s);
   }
   // New layout bugs fail the run; baseline failures only when asked.
-  const bool failed = !summary.bugs.empty() ||
-                      (options->fail_on_baseline_failures &&
-                       summary.baseline_failures > 0);
+  const bool failed =
+      !summary.bugs.empty() ||
+      (options->fail_on_baseline_failures && summary.baseline_failures > 0);
   return failed ? 1 : 0;
 }
 

@@ -38,8 +38,7 @@ std::string FirstLine(absl::string_view text) {
 }
 
 double Seconds(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       since)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since)
       .count();
 }
 
@@ -146,8 +145,7 @@ void Triage::HandleFinding(const Finding& found, double elapsed,
   NewCause(found, elapsed, remaining);
 }
 
-const Triage::Triaged* Triage::SameCause(const Finding& found,
-                                         double elapsed) {
+const Triage::Triaged* Triage::SameCause(const Finding& found, double elapsed) {
   const auto it = causes_.find(ReductionKey(found));
   if (it == causes_.end()) return nullptr;
   for (const Triaged& cause : it->second) {
@@ -216,8 +214,7 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
   causes_[ReductionKey(found)].push_back(Triaged{finding.blame, id});
   Attach(finding, id);
   if (!(finding.signature == found.signature)) {
-    Attach(Finding{found.c, found.outcome, found.signature, finding.blame},
-           id);
+    Attach(Finding{found.c, found.outcome, found.signature, finding.blame}, id);
     --bugs_[id].hits;  // One hit, two signatures.
   }
   if (!new_bug) return;
@@ -233,10 +230,16 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
                          finding.blame.feature));
   const ConfidenceJudgement confidence = ConfidenceOf(finding);
   NewLine();
-  const std::string error = FirstLine(e.error);
+  // A crash's evidence is its last words, a stack: its key (signal and
+  // fatal message or top frames, the signature's last field) says more.
+  const std::string error =
+      finding.outcome.verdict == Verdict::kCrash
+          ? absl::StrCat("crash key ", finding.signature.substr(
+                                           finding.signature.rfind('|') + 1))
+          : FirstLine(e.error);
   log_ << "BUG: " << id << " " << bug.summary << " -> " << where << "\n  "
-       << e.where << ": " << e.detail
-       << (error.empty() ? "" : "\n  error: ") << error
+       << e.where << ": " << e.detail << (error.empty() ? "" : "\n  error: ")
+       << error
        << (confidence.confidence == Confidence::kLow
                ? absl::StrCat("\n  low confidence: ", confidence.reason)
                : "")
@@ -252,9 +255,10 @@ void Triage::HandleError(const std::string& message,
   const bool is_new = !errors_.count(kind);
   std::string where = "(not stored)";
   if (store_ != nullptr && with_case.has_value() && is_new) {
-    where = absl::StrFormat("%s/errors/%s-%016x", store_->dir(),
-                            with_case->c.op.substr(with_case->c.op.rfind(':') + 1),
-                            SignatureHash(kind));
+    where =
+        absl::StrFormat("%s/errors/%s-%016x", store_->dir(),
+                        with_case->c.op.substr(with_case->c.op.rfind(':') + 1),
+                        SignatureHash(kind));
     nlohmann::json j{{"op", op},
                      {"error", message},
                      {"case", "case.json"},

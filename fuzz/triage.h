@@ -33,8 +33,8 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <ostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -118,7 +118,7 @@ class Triage {
   std::map<std::string, BugRecord> bugs_;
   std::map<std::string, std::string> findings_;
   std::map<std::string, std::string> errors_;  // Kind of error -> dir.
-  std::set<std::string> checked_dirs_;  // Whose repro.py is checked.
+  std::set<std::string> checked_dirs_;         // Whose repro.py is checked.
   TriageCounts counts_;
 };
 

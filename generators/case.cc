@@ -1,7 +1,5 @@
 #include "generators/case.h"
 
-#include "generators/geometry.h"
-
 #include <array>
 #include <utility>
 
@@ -9,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/named_values.h"
+#include "generators/geometry.h"
 
 namespace dpfuzz {
 namespace {

@@ -6,6 +6,16 @@
 
 namespace dpfuzz {
 
+std::vector<at::Tensor> GradInputs(const NamedTensors& args) {
+  std::vector<at::Tensor> inputs;
+  for (const auto& [name, tensors] : args) {
+    for (const at::Tensor& t : tensors) {
+      if (t.defined() && t.requires_grad()) inputs.push_back(t);
+    }
+  }
+  return inputs;
+}
+
 std::vector<at::Tensor> DifferentiableOutputs(
     const std::vector<at::Tensor>& outputs) {
   std::vector<at::Tensor> out;

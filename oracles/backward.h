@@ -20,6 +20,10 @@ namespace dpfuzz {
 // outputs: the tensors an op returned (only those requiring grad are
 // used); inputs: tensors requiring grad. CallResult::outputs holds one
 // gradient per input, zeros where an input was unused.
+// The tensors of `args` that require grad, in argument order: what
+// RunBackward differentiates with respect to.
+std::vector<at::Tensor> GradInputs(const NamedTensors& args);
+
 CallResult RunBackward(const std::vector<at::Tensor>& outputs,
                        const std::vector<at::Tensor>& inputs,
                        const std::vector<at::Tensor>& grad_outputs);

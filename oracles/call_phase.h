@@ -49,8 +49,8 @@ struct CallPhase {
   CallSide last_called = CallSide::kBaseline;  // Side of the latest call.
 
   friend bool operator==(const CallPhase& a, const CallPhase& b) {
-    return a.side == b.side && a.in_call == b.in_call &&
-           a.called == b.called && a.last_called == b.last_called;
+    return a.side == b.side && a.in_call == b.in_call && a.called == b.called &&
+           a.last_called == b.last_called;
   }
 };
 

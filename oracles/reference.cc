@@ -172,16 +172,6 @@ Case WidenDtypeArguments(const Case& c, const c10::FunctionSchema& schema,
   return wide;
 }
 
-std::vector<at::Tensor> GradInputs(const NamedTensors& args) {
-  std::vector<at::Tensor> inputs;
-  for (const auto& [name, tensors] : args) {
-    for (const at::Tensor& t : tensors) {
-      if (t.defined() && t.requires_grad()) inputs.push_back(t);
-    }
-  }
-  return inputs;
-}
-
 bool Usable(const std::vector<at::Tensor>& v, size_t i,
             const at::Tensor& like) {
   return i < v.size() && v[i].defined() && like.defined() &&

@@ -67,10 +67,10 @@ std::optional<CaseOutcome> JudgeErrors(const CallResult& baseline,
     if (call->outcome == CallOutcome::kInternalAssert) {
       CaseOutcome assert_hit = Finding(
           Verdict::kInternalAssert,
-          Evidence{absl::StrCat(side, " ", stage),
-                   absl::StrCat("the ", side, " ", stage,
-                                " hit an internal assert"),
-                   "", "", "", 0, call->error});
+          Evidence{
+              absl::StrCat(side, " ", stage),
+              absl::StrCat("the ", side, " ", stage, " hit an internal assert"),
+              "", "", "", 0, call->error});
       // See Note [Layout bugs and baseline failures].
       if (call == &baseline) assert_hit.kind = FindingKind::kBaselineFailure;
       return assert_hit;
@@ -89,16 +89,6 @@ std::optional<CaseOutcome> JudgeErrors(const CallResult& baseline,
           absl::StrCat("the ", v_ok ? "contiguous baseline" : "strided variant",
                        " raised in ", stage, " and the other did not"),
           "", "", "", 0, raised.error});
-}
-
-std::vector<at::Tensor> GradInputs(const NamedTensors& args) {
-  std::vector<at::Tensor> inputs;
-  for (const auto& [name, tensors] : args) {
-    for (const at::Tensor& t : tensors) {
-      if (t.defined() && t.requires_grad()) inputs.push_back(t);
-    }
-  }
-  return inputs;
 }
 
 std::vector<std::string> GradInputNames(const NamedTensors& args) {

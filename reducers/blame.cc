@@ -34,7 +34,8 @@ std::vector<TensorSpec*> TensorsNamed(Case& c, const std::string& name) {
 }
 
 bool IsPlain(const StridedLayout& l) {
-  return l.storage_offset == 0 && l.strides == ComputeContiguousStrides(l.sizes);
+  return l.storage_offset == 0 &&
+         l.strides == ComputeContiguousStrides(l.sizes);
 }
 
 void DropAliasesOf(Case& c, const std::string& name) {
@@ -67,14 +68,12 @@ std::vector<std::string> Suspects(const Case& c) {
   std::vector<std::string> suspects;
   for (const std::string& name : names) {
     const std::vector<TensorSpec*> tensors = TensorsNamed(copy, name);
-    const bool shared =
-        std::any_of(c.aliases.begin(), c.aliases.end(), [&](const Alias& a) {
-          return a.arg == name || a.base == name;
-        });
-    if (shared || std::any_of(tensors.begin(), tensors.end(),
-                              [](const TensorSpec* t) {
-                                return !IsPlain(t->layout);
-                              })) {
+    const bool shared = std::any_of(
+        c.aliases.begin(), c.aliases.end(),
+        [&](const Alias& a) { return a.arg == name || a.base == name; });
+    if (shared ||
+        std::any_of(tensors.begin(), tensors.end(),
+                    [](const TensorSpec* t) { return !IsPlain(t->layout); })) {
       if (std::find(suspects.begin(), suspects.end(), name) == suspects.end())
         suspects.push_back(name);
     }

@@ -6,12 +6,12 @@
 // same ReductionKey, reducers/reducer.h, no longer shows). Sharing memory
 // is the feature ("aliasing", the culprits the written arguments that
 // share, whichever input they share with) when dropping the case's aliases
-// alone makes it go. Otherwise, for the first culprit, each feature of its layout is
-// removed alone, in this order: the storage offset ("offset"), odd strides
-// of size-one dims ("odd_unit_stride"), stride 0, overlap or gaps (dense
-// strides in the same dim order: "zero_stride", "overlapping", "gapped");
-// the first whose removal makes the finding go is the feature. When none
-// does alone, what is left is the dim order ("permuted", "channels_last",
+// alone makes it go. Otherwise, for the first culprit, each feature of its
+// layout is removed alone, in this order: the storage offset ("offset"), odd
+// strides of size-one dims ("odd_unit_stride"), stride 0, overlap or gaps
+// (dense strides in the same dim order: "zero_stride", "overlapping",
+// "gapped"); the first whose removal makes the finding go is the feature. When
+// none does alone, what is left is the dim order ("permuted", "channels_last",
 // "channels_last_3d"), else the layout's features joined ("gapped+offset").
 // A finding that still shows with every argument contiguous and unshared
 // needs no layout: feature "no_layout", no culprit.

@@ -152,7 +152,8 @@ bool ShrinkOne(const Case& current, size_t i, size_t d_from_end, bool all,
         const Case kept = Resized(current, i, d_from_end, from, to, all);
         Case dense = kept;
         for (TensorSpec* t : AllTensorSpecsOf(dense)) {
-          t->layout.strides = ComputeDenseStridesInOrder(t->layout.sizes, t->layout.strides);
+          t->layout.strides =
+              ComputeDenseStridesInOrder(t->layout.sizes, t->layout.strides);
         }
         return std::vector<Case>{kept, dense};
       },
@@ -178,6 +179,21 @@ bool ContiguousStrides(const Case& current, const Attempt& attempt) {
     kept |= attempt(WithTensor(current, i, [](TensorSpec& t) {
       t.layout.strides = ComputeContiguousStrides(t.layout.sizes);
     }));
+    // An overlapping or expanded layout that needs to be non-contiguous
+    // may show its bug with a dense one: the same dim order, or the
+    // reversed (column-major, a transpose). See Note [Natural triggers].
+    for (const bool reversed : {false, true}) {
+      const std::vector<const TensorSpec*> ts = AllTensorSpecsOf(current);
+      if (i >= ts.size() || UnnaturalRank(ts[i]->layout) == 0) break;
+      kept |= attempt(WithTensor(current, i, [reversed](TensorSpec& t) {
+        Dims order(t.layout.sizes.size());
+        for (size_t d = 0; d < order.size(); ++d) {
+          order[d] = static_cast<int64_t>(d);
+        }
+        t.layout.strides = ComputeDenseStridesInOrder(
+            t.layout.sizes, reversed ? order : t.layout.strides);
+      }));
+    }
     for (size_t d = 0;; ++d) {
       const std::vector<const TensorSpec*> ts = AllTensorSpecsOf(current);
       if (i >= ts.size() || d >= ts[i]->layout.sizes.size()) break;

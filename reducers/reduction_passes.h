@@ -11,7 +11,9 @@
 // adjacent dims made one), shrink_sizes (steps of 1, 2, 4, ... while they work,
 // then bisection; each step with the strides kept, else made dense again in the
 // same order), contiguous_strides (all at once, then one dim at a time:
-// un-expands zero strides, removes gaps and overlap), shrink_strides and
+// un-expands zero strides, removes gaps and overlap; an overlapping or
+// expanded layout is also tried dense in its own and in column-major dim
+// order), shrink_strides and
 // shrink_offsets (as sizes, down to 0), simplify_dtypes (float32 first, then
 // the simplest that still fails), simplify_values (zeros, ones, small integers;
 // no specials; seed 0; other numbers towards 0 and 1), to_cpu. Size and dtype

@@ -7,7 +7,6 @@
 // reported. Built as a shared library of its own (dpfuzz_planted_ops) so
 // that the product never contains it.
 
-#include <cstdint>
 #include <ATen/ATen.h>
 #include <ATen/core/grad_mode.h>
 #include <ATen/native/Resize.h>
@@ -15,6 +14,7 @@
 #include <torch/library.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>

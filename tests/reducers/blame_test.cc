@@ -97,14 +97,10 @@ INSTANTIATE_TEST_SUITE_P(
                 [](const Case& c) { return SelfHas(c, kFeatureZeroStride); },
                 "zero_stride"},
         Planted{"odd_unit_stride", Spec({1, 3}, {7, 1}, 0),
-                [](const Case& c) {
-                  return SelfHas(c, kFeatureOddUnitStride);
-                },
+                [](const Case& c) { return SelfHas(c, kFeatureOddUnitStride); },
                 "odd_unit_stride"},
         Planted{"channels_last", Spec({2, 3, 2, 2}, {12, 1, 6, 3}, 0),
-                [](const Case& c) {
-                  return SelfHas(c, kFeatureChannelsLast);
-                },
+                [](const Case& c) { return SelfHas(c, kFeatureChannelsLast); },
                 "channels_last"}),
     [](const testing::TestParamInfo<Planted>& info) {
       return std::string(info.param.name);
@@ -113,8 +109,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(BlameTest, SharingMemoryIsBlamedOnTheWrittenArgument) {
   Case c = ThreeArguments(Spec({2, 3}, {3, 1}, 0));
   c.aliases = {{"out", "self"}};
-  const Blame b =
-      BlameOf(c, [](const Case& x) { return !x.aliases.empty(); });
+  const Blame b = BlameOf(c, [](const Case& x) { return !x.aliases.empty(); });
   EXPECT_EQ(b.culprit, "out");
   EXPECT_EQ(b.feature, "aliasing");
 }
