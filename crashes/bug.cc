@@ -255,19 +255,24 @@ absl::StatusOr<std::vector<StoredFinding>> ReadFindingsDir(
   std::sort(dirs.begin(), dirs.end());
   std::vector<StoredFinding> findings;
   for (const std::string& d : dirs) {
-    const std::string path = d + "/finding.json";
-    DPFUZZ_ASSIGN_OR_RETURN(const std::string text, ReadFile(path, "finding"));
-    StoredFinding stored;
-    stored.dir = d;
-    DPFUZZ_ASSIGN_OR_RETURN(stored.finding, FindingFromJson(text, path));
-    DPFUZZ_ASSIGN_OR_RETURN(stored.finding.c, LoadCaseFile(d + "/case.json"));
-    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-    if (j.contains("hits") && j["hits"].is_number_integer()) {
-      stored.hits = j["hits"].get<int64_t>();
-    }
+    DPFUZZ_ASSIGN_OR_RETURN(StoredFinding stored, ReadStoredFinding(d));
     findings.push_back(std::move(stored));
   }
   return findings;
+}
+
+absl::StatusOr<StoredFinding> ReadStoredFinding(const std::string& dir) {
+  const std::string path = dir + "/finding.json";
+  DPFUZZ_ASSIGN_OR_RETURN(const std::string text, ReadFile(path, "finding"));
+  StoredFinding stored;
+  stored.dir = dir;
+  DPFUZZ_ASSIGN_OR_RETURN(stored.finding, FindingFromJson(text, path));
+  DPFUZZ_ASSIGN_OR_RETURN(stored.finding.c, LoadCaseFile(dir + "/case.json"));
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.contains("hits") && j["hits"].is_number_integer()) {
+    stored.hits = j["hits"].get<int64_t>();
+  }
+  return stored;
 }
 
 std::vector<Bug> GroupBugs(const std::vector<StoredFinding>& findings) {

@@ -108,6 +108,9 @@ struct StoredFinding {
 // sorted by name; other entries (errors/, report files, op stats) are
 // skipped. An error for a directory that cannot be listed, or a finding
 // whose finding.json or case.json cannot be read; it names the file.
+// The finding stored in `dir` (finding.json and case.json).
+absl::StatusOr<StoredFinding> ReadStoredFinding(const std::string& dir);
+
 absl::StatusOr<std::vector<StoredFinding>> ReadFindingsDir(
     const std::string& dir);
 

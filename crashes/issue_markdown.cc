@@ -15,6 +15,7 @@
 #include "common/files.h"
 #include "common/run_process.h"
 #include "common/status_macros.h"
+#include "crashes/bug.h"
 #include "crashes/issue_snippet.h"
 #include "crashes/python_repro_check.h"
 #include "crashes/repro_plan.h"
@@ -218,10 +219,14 @@ std::string IssueMarkdown(const Finding& finding, const IssueSnippet& snippet,
   std::string with = "On contiguous arguments, ";
   if (!baseline && (b.feature == "aliasing" ||
                     (b.culprit.empty() && !finding.c.aliases.empty()))) {
-    const std::vector<std::string> who =
-        b.culprit.empty() ? std::vector<std::string>{finding.c.aliases[0].arg,
-                                                     finding.c.aliases[0].base}
-                          : absl::StrSplit(b.culprit, ',');
+    // Who shares with whom: the case's aliases (the blame names only the
+    // written side).
+    std::vector<std::string> who;
+    for (const Alias& a : finding.c.aliases) {
+      for (const std::string& n : {a.arg, a.base}) {
+        if (std::find(who.begin(), who.end(), n) == who.end()) who.push_back(n);
+      }
+    }
     std::vector<std::string> parts;
     for (const std::string& name : who) {
       const Argument* arg = FindArgument(finding.c, name);
@@ -249,6 +254,10 @@ std::string IssueMarkdown(const Finding& finding, const IssueSnippet& snippet,
              : plan.ok()        ? StrCat("The check: ", CheckDescription(*plan))
                                 : "",
              "\n\n");
+  if (const ConfidenceJudgement c = ConfidenceOf(finding);
+      c.confidence == Confidence::kLow) {
+    StrAppend(&out, "Low confidence: ", c.reason, ".\n\n");
+  }
   if (snippet.python.empty()) {
     StrAppend(&out, "No short snippet: ", check.result, ". ", kReproPy, "\n");
   } else {

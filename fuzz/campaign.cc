@@ -116,7 +116,7 @@ bool Campaign::Setup() {
       return false;
     }
     store_ = *opened;
-    if (options_.python_check) checker_.emplace(*opened);
+    if (options_.python_check) checker_.emplace(*opened, options_.command);
     absl::StatusOr<OpKnowledge> k = OpKnowledge::Load(
         absl::StrCat(options_.findings_dir, "/", kOpStatsFile));
     if (k.ok()) {

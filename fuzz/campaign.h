@@ -48,6 +48,7 @@ struct CampaignOptions {
   // Reduce each new finding (reducers/reducer.h) before storing it; the
   // reduced case drives its signature and repros.
   bool reduce = true;
+  std::string command;  // The command line, for each bug's issue.md.
   // The exit status counts baseline failures too (RunCampaign ignores it).
   bool fail_on_baseline_failures = false;
   bool progress = false;  // Live progress line on stderr.

@@ -58,9 +58,11 @@ ABSL_FLAG(std::string, known, "",
           "Known-issues file: findings matching its signature patterns are "
           "counted apart, not reported (see crashes/known_issues.h).");
 ABSL_FLAG(bool, python_check, true,
-          "Run each new finding's repro.py with the Python dpfuzz was built "
+          "Run each new bug's repro.py with the Python dpfuzz was built "
           "for (CMake's DPFUZZ_PYTHON, e.g. /usr/bin/python3) when its torch "
-          "is the LibTorch under test; record the result in finding.json.");
+          "is the LibTorch under test; record the result in finding.json. "
+          "Also write each bug's issue.md: a short snippet, checked by "
+          "running it.");
 ABSL_FLAG(bool, baseline_failures, false,
           "Exit 1 for baseline failures too (the contiguous baseline itself "
           "crashes, hangs or asserts on the drawn arguments: not a layout "

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_join.h"
 #include "crashes/finding.h"
 #include "crashes/worker.h"
 #include "fuzz/campaign.h"
@@ -36,9 +37,10 @@ int WorkerMain(int argc, char** argv) {
   return RunWorker(*config);
 }
 
-int FuzzMain() {
+int FuzzMain(std::string command) {
   absl::StatusOr<CampaignOptions> options = CampaignOptionsFromFlags();
   if (!options.ok()) return UsageFailure(options.status());
+  options->command = std::move(command);
   std::signal(SIGINT, RequestStop);
   std::signal(SIGTERM, RequestStop);
   std::cout << "INFO: dpfuzz " << DpfuzzVersion() << " on LibTorch "
@@ -135,7 +137,9 @@ int DpfuzzMain(int argc, char** argv) {
     return UsageFailure(absl::InvalidArgumentError(
         "unexpected argument \"" + command + "\"; see dpfuzz --help"));
   }
-  return FuzzMain();
+  std::vector<std::string> words = {"dpfuzz"};
+  words.insert(words.end(), argv + 1, argv + argc);
+  return FuzzMain(absl::StrJoin(words, " "));
 }
 
 }  // namespace dpfuzz

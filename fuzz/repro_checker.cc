@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
+#include "crashes/bug.h"
+#include "crashes/issue_snippet.h"
 #include "crashes/python_repro_check.h"
 #include "crashes/repro_files.h"
 
@@ -15,8 +17,10 @@ constexpr int kPythonReproTimeoutSeconds = 120;
 
 }  // namespace
 
-ReproChecker::ReproChecker(FindingsStore store)
-    : store_(std::move(store)), thread_([this] { Loop(); }) {}
+ReproChecker::ReproChecker(FindingsStore store, std::string command)
+    : store_(std::move(store)),
+      command_(std::move(command)),
+      thread_([this] { Loop(); }) {}
 
 ReproChecker::~ReproChecker() { Finish(0); }
 
@@ -60,6 +64,20 @@ size_t ReproChecker::Finish(double max_wait_seconds) {
   return dropped;
 }
 
+absl::Status ReproChecker::WriteIssueOf(const std::string& dir) {
+  absl::StatusOr<StoredFinding> stored = ReadStoredFinding(dir);
+  if (!stored.ok()) return stored.status();
+  absl::StatusOr<IssueCheck> check =
+      WriteIssue(stored->finding, dir, command_, kPythonReproTimeoutSeconds);
+  const nlohmann::json record =
+      check.ok()
+          ? nlohmann::json{{"ran", check->ran},
+                           {"reproduces", check->reproduces},
+                           {"result", check->result}}
+          : nlohmann::json{{"error", std::string(check.status().message())}};
+  return store_.Annotate(dir, "issue", record);
+}
+
 void ReproChecker::Loop() {
   for (;;) {
     std::string dir;
@@ -78,7 +96,8 @@ void ReproChecker::Loop() {
                                 {"ran", check.ran},
                                 {"reproduces", check.reproduces},
                                 {"result", check.result}};
-    const absl::Status s = store_.Annotate(dir, "python_repro", record);
+    absl::Status s = store_.Annotate(dir, "python_repro", record);
+    if (s.ok()) s = WriteIssueOf(dir);
     {
       const std::lock_guard<std::mutex> lock(mu_);
       done_.push_back({dir, check.result, std::string(s.message())});

@@ -3,8 +3,11 @@
 //
 // One thread takes directories in order, runs crashes/python_repro_check.h
 // on each one's repro.py and records the result in its finding.json under
-// "python_repro" (FindingsStore::Annotate). The campaign collects what is
-// done with TakeDone and, at its end, waits a while for the rest (Finish).
+// "python_repro" (FindingsStore::Annotate); then writes the finding's
+// issue.md and issue.py (crashes/issue_snippet.h: a short snippet, run
+// before it is written) and records that check under "issue". The campaign
+// collects what is done with TakeDone and, at its end, waits a while for the
+// rest (Finish).
 //
 //   ReproChecker checker(store);
 //   checker.Enqueue(dir);
@@ -33,7 +36,8 @@ struct ReproCheckDone {
 
 class ReproChecker {
  public:
-  explicit ReproChecker(FindingsStore store);
+  // `command`: the dpfuzz command that found the findings, for issue.md.
+  explicit ReproChecker(FindingsStore store, std::string command = "");
   ~ReproChecker();  // Finish(0).
   ReproChecker(const ReproChecker&) = delete;
   ReproChecker& operator=(const ReproChecker&) = delete;
@@ -52,8 +56,11 @@ class ReproChecker {
 
  private:
   void Loop();
+  // Writes `dir`'s issue.md and records its check in finding.json.
+  absl::Status WriteIssueOf(const std::string& dir);
 
   FindingsStore store_;
+  std::string command_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::string> queue_;

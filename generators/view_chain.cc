@@ -322,12 +322,11 @@ absl::StatusOr<StridedLayout> ApplyViewChain(const ViewChain& chain,
 
 std::string BaseFromBufferPython(const ViewChain& chain) {
   if (chain.base_sizes.empty()) return absl::StrCat("[", chain.lead, "]");
+  // The end is always spelled: the buffer may be shared with other
+  // tensors' views and be longer than this chain's own buffer_size.
   const int64_t end = chain.lead + ComputeNumel(chain.base_sizes);
-  std::string out;
-  if (chain.lead > 0 || end != chain.buffer_size) {
-    out = absl::StrCat("[", chain.lead > 0 ? absl::StrCat(chain.lead) : "", ":",
-                       end == chain.buffer_size ? "" : absl::StrCat(end), "]");
-  }
+  const std::string out = absl::StrCat(
+      "[", chain.lead > 0 ? absl::StrCat(chain.lead) : "", ":", end, "]");
   if (chain.base_sizes.size() == 1) return out;
   return absl::StrCat(out, ".view(", absl::StrJoin(chain.base_sizes, ", "),
                       ")");

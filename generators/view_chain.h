@@ -83,7 +83,7 @@ StridedLayout ViewChainBase(const ViewChain& chain);
 absl::StatusOr<StridedLayout> ApplyViewChain(const ViewChain& chain,
                                              size_t count = SIZE_MAX);
 
-// Python that takes the base out of the buffer (when from_buffer): "[2:]",
+// Python that takes the base out of the buffer (when from_buffer): "[2:14]",
 // "[:12].view(3, 4)", "[5]" for a 0-dim base.
 std::string BaseFromBufferPython(const ViewChain& chain);
 
