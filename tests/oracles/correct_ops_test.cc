@@ -155,6 +155,14 @@ TEST(CorrectOpsTest, WrongUpdateOfAMutatedArgumentIsStillFound) {
 // (rounding or overflow in one summation order).
 class LowPrecisionOpsTest : public ::testing::TestWithParam<std::string> {};
 
+// True when the contract rules name an argument `spec`'s op mutates.
+bool MutatesByDesign(const OpSpec& spec) {
+  for (const MutatedArgument& rule : MutatedArgumentRules()) {
+    if (rule.op == spec.op) return true;
+  }
+  return false;
+}
+
 TEST_P(LowPrecisionOpsTest, NoFindingFloat64DoesNotConfirm) {
   const OpSpec* spec = FindCuratedOp(GetParam());
   ASSERT_NE(spec, nullptr) << GetParam();
@@ -169,10 +177,14 @@ TEST_P(LowPrecisionOpsTest, NoFindingFloat64DoesNotConfirm) {
     EXPECT_EQ(tally.cases, 800) << GetParam() << " " << DTypeName(dtype);
     EXPECT_EQ(tally.findings, 0)
         << GetParam() << " " << DTypeName(dtype) << ": " << tally.first_finding;
-    // Float64 confirms these too, but they are the contract rules'
-    // business: running statistics are updated by design.
-    EXPECT_EQ(tally.verdicts[Verdict::kInputModified], 0) << GetParam();
-    EXPECT_EQ(tally.verdicts[Verdict::kRejectionMismatch], 0) << GetParam();
+    // Float64 confirms these too, but for ops that update running
+    // statistics by design they are the contract rules' business. (Other
+    // ops may have real rejection bugs: matmul.out into a transposed out
+    // raises on LibTorch 2.11.)
+    if (MutatesByDesign(*spec)) {
+      EXPECT_EQ(tally.verdicts[Verdict::kInputModified], 0) << GetParam();
+      EXPECT_EQ(tally.verdicts[Verdict::kRejectionMismatch], 0) << GetParam();
+    }
   }
   EXPECT_GT(dtypes, 0) << GetParam() << " takes neither half nor bfloat16";
 }
