@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -182,8 +183,37 @@ Severity SeverityOf(Verdict v) {
   return Severity::kContract;
 }
 
+namespace {
+
+// The layout precondition a rejection's error states, its first line; ""
+// when it states none.
+std::string StatedLayoutPrecondition(const std::string& error) {
+  const std::string line = error.substr(0, error.find('\n'));
+  const std::string lower = absl::AsciiStrToLower(line);
+  for (absl::string_view words :
+       {"must be contiguous", "requires contiguous", "to be contiguous",
+        "is not contiguous", "expected contiguous", "non-contiguous",
+        "unsupported memory format"}) {
+    if (absl::StrContains(lower, words)) return line;
+  }
+  return "";
+}
+
+}  // namespace
+
 ConfidenceJudgement ConfidenceOf(const Finding& f) {
   const Case& c = f.c;
+  if (f.outcome.verdict == Verdict::kRejectionMismatch) {
+    const std::string stated =
+        StatedLayoutPrecondition(f.outcome.evidence.error);
+    if (!stated.empty()) {
+      return {Confidence::kLow,
+              absl::StrCat("the op states a layout precondition (\"",
+                           stated.substr(0, 120),
+                           "\"): a restriction it may document, a bug only "
+                           "where the op promises to take any layout")};
+    }
+  }
   if (!c.aliases.empty()) {
     std::vector<std::string> shared;
     for (const Alias& a : c.aliases) {

@@ -15,7 +15,11 @@
 //    hangs, then rejection mismatches, then layout contracts;
 //  - confidence (ConfidenceOf): low for behaviour PyTorch calls undefined
 //    or deprecated (arguments sharing memory with a written output, out=
-//    or in-place on an expanded or overlapping tensor), high otherwise. Low
+//    or in-place on an expanded or overlapping tensor) and for rejections
+//    whose error states a layout precondition of the op ("saved_v must be
+//    contiguous", "Unsupported memory format": a restriction the op may
+//    document, unlike an internal view's "view size is not compatible"),
+//    high otherwise. Low
 //    confidence bugs are kept and marked, ranked last within their
 //    severity, never hidden;
 //  - hits, most first; then the id, so the order is stable.

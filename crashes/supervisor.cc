@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -33,7 +35,6 @@ constexpr size_t kEvidenceLines = 20;
 }  // namespace
 
 struct Supervisor::Slot {
-  int index = 0;
   std::unique_ptr<WorkerProcess> process;
   std::map<uint64_t, Ticket> outstanding;          // Sent, no report yet.
   std::deque<std::pair<uint64_t, Ticket>> recent;  // Reported; newest last.
@@ -112,7 +113,6 @@ absl::StatusOr<std::unique_ptr<Supervisor>> Supervisor::Start(
   std::unique_ptr<Supervisor> s(new Supervisor(std::move(options), dir));
   for (int i = 0; i < s->options_.jobs; ++i) {
     s->slots_.push_back(std::make_unique<Slot>());
-    s->slots_.back()->index = i;
     DPFUZZ_RETURN_IF_ERROR(s->StartWorker(*s->slots_.back()));
   }
   return s;
@@ -122,26 +122,43 @@ Supervisor::Supervisor(SupervisorOptions options, std::string state_dir)
     : options_(std::move(options)), state_dir_(std::move(state_dir)) {}
 
 Supervisor::~Supervisor() {
-  slots_.clear();  // Kills and reaps the workers.
-  for (const char* pattern :
-       {"worker-%d.slot", "alone.slot", "alone-case.json", "plain-case.json"}) {
-    for (int i = 0; i < std::max(1, options_.jobs); ++i) {
-      std::string name = absl::StrFormat(pattern, i);
-      ::unlink(absl::StrCat(state_dir_, "/", name).c_str());
-    }
-  }
-  ::rmdir(state_dir_.c_str());
+  // Kills and reaps the workers, then removes their slot and case files.
+  slots_.clear();
+  spare_.reset();
+  spare_alone_.reset();
+  std::error_code ignored;
+  std::filesystem::remove_all(state_dir_, ignored);
 }
 
-absl::Status Supervisor::StartWorker(Slot& slot) {
+absl::StatusOr<std::unique_ptr<WorkerProcess>> Supervisor::StartProcess(
+    bool alone) {
   WorkerProcessOptions o;
   o.executable = options_.executable;
   o.config = options_.worker;
-  o.config.case_out.clear();
-  o.config.slot_path =
-      absl::StrFormat("%s/worker-%d.slot", state_dir_, slot.index);
-  o.malloc_check = options_.malloc_check;
-  absl::StatusOr<std::unique_ptr<WorkerProcess>> p = WorkerProcess::Start(o);
+  const int n = processes_started_++;
+  o.config.slot_path = absl::StrFormat("%s/%s-%d.slot", state_dir_,
+                                       alone ? "alone" : "worker", n);
+  // An alone run's worker writes its case before running it.
+  o.config.case_out =
+      alone ? absl::StrFormat("%s/alone-%d-case.json", state_dir_, n) : "";
+  o.malloc_check = alone || options_.malloc_check;
+  return WorkerProcess::Start(o);
+}
+
+absl::StatusOr<std::unique_ptr<WorkerProcess>> Supervisor::TakeProcess(
+    bool alone) {
+  std::unique_ptr<WorkerProcess>& spare = alone ? spare_alone_ : spare_;
+  absl::StatusOr<std::unique_ptr<WorkerProcess>> taken =
+      spare != nullptr ? std::move(spare) : StartProcess(alone);
+  spare.reset();
+  // A spare that fails to start is no error: the next take starts afresh.
+  absl::StatusOr<std::unique_ptr<WorkerProcess>> next = StartProcess(alone);
+  if (next.ok()) spare = std::move(*next);
+  return taken;
+}
+
+absl::Status Supervisor::StartWorker(Slot& slot) {
+  absl::StatusOr<std::unique_ptr<WorkerProcess>> p = TakeProcess(false);
   if (!p.ok()) return p.status();
   slot.process = std::move(*p);
   slot.reported = false;
@@ -277,15 +294,7 @@ absl::Status Supervisor::Poll(double max_wait_seconds,
 
 Supervisor::AloneRun Supervisor::RunAlone(uint64_t seq, const Ticket& ticket) {
   AloneRun run;
-  WorkerProcessOptions o;
-  o.executable = options_.executable;
-  o.config = options_.worker;
-  o.config.slot_path = state_dir_ + "/alone.slot";
-  o.config.case_out = state_dir_ + "/alone-case.json";
-  o.malloc_check = true;
-  ::unlink(o.config.case_out.c_str());
-  absl::StatusOr<std::unique_ptr<WorkerProcess>> started =
-      WorkerProcess::Start(o);
+  absl::StatusOr<std::unique_ptr<WorkerProcess>> started = TakeProcess(true);
   absl::StatusOr<std::string> line = EncodeTicket(ticket);
   if (!started.ok() || !line.ok()) {
     run.error = std::string(started.ok() ? line.status().message()
@@ -326,7 +335,7 @@ Supervisor::AloneRun Supervisor::RunAlone(uint64_t seq, const Ticket& ticket) {
   } else if (!run.report.has_value()) {
     run.error = "the worker ended without a report";
   }
-  absl::StatusOr<Case> dumped = LoadCaseFile(o.config.case_out);
+  absl::StatusOr<Case> dumped = LoadCaseFile(process.case_out());
   if (dumped.ok()) run.dumped = std::move(*dumped);
   return run;
 }

@@ -17,6 +17,15 @@
 // internal error (kError, with the case). The tickets the dead worker had
 // not run go to the others, and the dead worker is replaced.
 //
+// Note [Warm spares]
+// A worker takes most of a second to start (loading LibTorch), and a death
+// needs two or more: one for each case re-run alone, one to replace the
+// dead worker. Over many ops, where deaths come every second or two, those
+// starts were most of a campaign's time. So the supervisor keeps one spare
+// worker started ahead for each use, a slot's and an alone run's (with the
+// checking allocator), takes it when it needs one, and starts the next
+// spare at once: it loads while the other workers run cases.
+//
 // Every submitted ticket comes back exactly once as a TicketResult: ran
 // (with its verdict), invalid, error, or culprit; Abandon returns the rest.
 //
@@ -107,6 +116,10 @@ class Supervisor {
   struct AloneRun;
   explicit Supervisor(SupervisorOptions options, std::string state_dir);
 
+  // A worker process for a slot (alone: for a run alone), the spare when
+  // one is ready; starts the next spare (Note [Warm spares]).
+  absl::StatusOr<std::unique_ptr<WorkerProcess>> TakeProcess(bool alone);
+  absl::StatusOr<std::unique_ptr<WorkerProcess>> StartProcess(bool alone);
   absl::Status StartWorker(Slot& slot);
   // StartWorker; on failure the slot stays empty until a later Poll, and
   // only repeated failures are an error. Every path that replaces a worker
@@ -144,6 +157,10 @@ class Supervisor {
   uint64_t next_seq_ = 1;
   int64_t deaths_ = 0;
   int failed_starts_ = 0;
+  int processes_started_ = 0;  // Names each worker's slot file.
+  // Note [Warm spares]: for slots, and for runs alone.
+  std::unique_ptr<WorkerProcess> spare_;
+  std::unique_ptr<WorkerProcess> spare_alone_;
 };
 
 }  // namespace dpfuzz

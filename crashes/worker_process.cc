@@ -103,17 +103,21 @@ absl::StatusOr<std::unique_ptr<WorkerProcess>> WorkerProcess::Start(
   }
   ::fcntl(reports[0], F_SETFL, O_NONBLOCK);
   ::fcntl(output[0], F_SETFL, O_NONBLOCK);
-  return std::unique_ptr<WorkerProcess>(new WorkerProcess(
-      pid, tickets[1], reports[0], output[0], std::move(slot)));
+  return std::unique_ptr<WorkerProcess>(
+      new WorkerProcess(pid, tickets[1], reports[0], output[0], std::move(slot),
+                        options.config.slot_path, options.config.case_out));
 }
 
 WorkerProcess::WorkerProcess(pid_t pid, int ticket_fd, int report_fd,
-                             int output_fd, WorkerSlot slot)
+                             int output_fd, WorkerSlot slot,
+                             std::string slot_path, std::string case_out)
     : pid_(pid),
       ticket_fd_(ticket_fd),
       report_fd_(report_fd),
       output_fd_(output_fd),
-      slot_(std::move(slot)) {}
+      slot_(std::move(slot)),
+      slot_path_(std::move(slot_path)),
+      case_out_(std::move(case_out)) {}
 
 WorkerProcess::~WorkerProcess() {
   if (!status_.has_value()) {
@@ -123,6 +127,8 @@ WorkerProcess::~WorkerProcess() {
   CloseInput();
   ::close(report_fd_);
   ::close(output_fd_);
+  ::unlink(slot_path_.c_str());
+  if (!case_out_.empty()) ::unlink(case_out_.c_str());
 }
 
 absl::Status WorkerProcess::Send(uint64_t seq, const std::string& ticket) {

@@ -44,7 +44,9 @@ class WorkerProcess {
  public:
   static absl::StatusOr<std::unique_ptr<WorkerProcess>> Start(
       const WorkerProcessOptions& options);
-  ~WorkerProcess();  // Kills and reaps the worker if it still runs.
+  // Kills and reaps the worker if it still runs; removes its slot file and
+  // case file.
+  ~WorkerProcess();
 
   // Queues "<seq> <ticket>" on the worker's input.
   absl::Status Send(uint64_t seq, const std::string& ticket);
@@ -72,10 +74,12 @@ class WorkerProcess {
   int Wait();
 
   pid_t pid() const { return pid_; }
+  // Where it writes each case before running it (config.case_out).
+  const std::string& case_out() const { return case_out_; }
 
  private:
   WorkerProcess(pid_t pid, int ticket_fd, int report_fd, int output_fd,
-                WorkerSlot slot);
+                WorkerSlot slot, std::string slot_path, std::string case_out);
   void ReadOutput();
 
   pid_t pid_;
@@ -83,6 +87,8 @@ class WorkerProcess {
   int report_fd_;
   int output_fd_;
   WorkerSlot slot_;
+  std::string slot_path_;
+  std::string case_out_;
   ReportReader reader_;
   std::string partial_line_;
   std::deque<std::string> last_lines_;

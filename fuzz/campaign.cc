@@ -240,11 +240,10 @@ void Campaign::Handle(TicketResult& r) {
         // dpfuzz's own failure on a case it built; a dead worker's counts
         // toward the op's quarantine too.
         if (IsDeath(r.verdict)) CountDeath(r.ticket.op);
-        triage_->HandleError(r.error, r.finding);
+        triage_->HandleError(r.ticket.op, "", r.error, r.finding);
       } else {
-        triage_->HandleError(
-            absl::StrCat(TicketToString(r.ticket), ": ", r.error),
-            std::nullopt);
+        triage_->HandleError(r.ticket.op, TicketToString(r.ticket), r.error,
+                             std::nullopt);
       }
       return;
     case TicketResult::Kind::kCulprit:

@@ -48,9 +48,11 @@ ABSL_FLAG(bool, alias, true,
 ABSL_FLAG(bool, progress, true,
           "Live progress line on stderr when it is a terminal.");
 ABSL_FLAG(int32_t, jobs, 1, "Worker processes running cases in parallel.");
-ABSL_FLAG(std::string, timeout, "10",
+ABSL_FLAG(std::string, timeout, "",
           "Per-case time limit, seconds or a duration; past it the case is a "
-          "timeout finding; 0: none.");
+          "timeout finding; 0: none; empty: 3s on CPU (cases are small: a "
+          "case past it almost always loops on a drawn count), 10s with "
+          "--device=cuda (first calls load kernels).");
 ABSL_FLAG(int64_t, rss_limit_mb, 4096,
           "Per-worker resident memory limit in MB; past it the case is an oom "
           "finding; 0: none.");
@@ -161,8 +163,9 @@ std::string UsageText() {
   }
   absl::StrAppend(
       &text,
-      "\nexit status: 0 no finding (known ones aside), 1 findings, 2 bad "
-      "usage.\n"
+      "\nexit status: 0 no new layout bug (known findings, baseline "
+      "failures, flaky\nfindings and internal errors aside; "
+      "--baseline_failures counts those), 1 new\nlayout bugs, 2 bad usage.\n"
       "Each unique finding is stored in FINDINGS/<verdict>-<op>-<hash>/ as "
       "case.json\n(reduced), original.json (as found), finding.json, repro.py, "
       "repro.cc and\nCMakeLists.txt.\n");
@@ -380,8 +383,10 @@ absl::StatusOr<SupervisorOptions> IsolationFromFlags() {
     return UsageError(
         absl::StrCat("flag --jobs=", o.jobs, ": must be between 1 and 256"));
   }
-  DPFUZZ_ASSIGN_OR_RETURN(
-      o.timeout_seconds, ParseSeconds("timeout", absl::GetFlag(FLAGS_timeout)));
+  std::string timeout = absl::GetFlag(FLAGS_timeout);
+  if (timeout.empty())
+    timeout = absl::GetFlag(FLAGS_device) == "cuda" ? "10" : "3";
+  DPFUZZ_ASSIGN_OR_RETURN(o.timeout_seconds, ParseSeconds("timeout", timeout));
   o.rss_limit_mb = absl::GetFlag(FLAGS_rss_limit_mb);
   o.worker.libraries = absl::GetFlag(FLAGS_load);
   if (o.rss_limit_mb < 0) {

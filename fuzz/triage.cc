@@ -246,12 +246,14 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
        << std::endl;
 }
 
-void Triage::HandleError(const std::string& message,
+void Triage::HandleError(const std::string& op, const std::string& context,
+                         const std::string& error,
                          const std::optional<Finding>& with_case) {
   ++counts_.errors;
-  std::string op = with_case.has_value() ? QualifiedOpName(with_case->c) : "";
   const std::string kind =
-      absl::StrCat(op, "|", NormalizeCrashText(FirstLine(message)));
+      absl::StrCat(op, "|", NormalizeCrashText(FirstLine(error)));
+  const std::string message =
+      context.empty() ? error : absl::StrCat(context, ": ", error);
   const bool is_new = !errors_.count(kind);
   std::string where = "(not stored)";
   if (store_ != nullptr && with_case.has_value() && is_new) {

@@ -79,8 +79,11 @@ class Triage {
   // budget leaves (a large number without one).
   void HandleFinding(const Finding& found, double elapsed, double remaining);
 
-  // An internal error; `with_case`: the case it happened on, if any.
-  void HandleError(const std::string& message,
+  // An internal error of `op` ("aten::add.Tensor"; "" when none),
+  // printed as "<context>: <error>"; `with_case`: the case it happened on,
+  // if any. Printed and stored once per op and error text.
+  void HandleError(const std::string& op, const std::string& context,
+                   const std::string& error,
                    const std::optional<Finding>& with_case);
 
   const std::map<std::string, BugRecord>& bugs() const { return bugs_; }

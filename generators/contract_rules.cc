@@ -2,6 +2,7 @@
 
 #include <map>
 #include <mutex>
+#include <set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -153,6 +154,17 @@ std::string UnsafeExclusion(absl::string_view op) {
   const std::string reason = UnsafeByContract(op);
   if (reason.empty()) return "";
   return absl::StrCat(reason, "; runs only when named exactly");
+}
+
+bool OutputChosenByLayout(absl::string_view op, size_t index) {
+  // Output indices of the LU factors and pivots.
+  static const auto* kChosen = new std::map<std::string, std::set<size_t>>{
+      {"aten::_linalg_det", {1, 2}},
+      {"aten::_linalg_slogdet", {2, 3}},
+      {"aten::_linalg_solve_ex", {1, 2}},
+  };
+  const auto it = kChosen->find(std::string(op));
+  return it != kChosen->end() && it->second.count(index) > 0;
 }
 
 void AddMutatedArgumentRules(const std::vector<MutatedArgument>& rules) {

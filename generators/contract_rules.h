@@ -15,12 +15,19 @@
 //    assert on drawn arguments is not a bug. They are left out of
 //    `--op=all` and globs, with the reason `dpfuzz list-ops` prints, and
 //    run when named exactly (`--op=aten::_add_batch_dim`).
-// Ops of both kinds may be missing from a LibTorch: the tables hold the
+//  - outputs an op computes from an argument or from its transpose,
+//    whichever the argument's layout makes cheaper: the LU factors and
+//    pivots that _linalg_det, _linalg_slogdet and _linalg_solve_ex return
+//    for their backward are of A for a column-major A and of A^T for a
+//    row-major one (det(A) = det(A^T); the backward knows which). Those
+//    outputs are not compared; the others are.
+// Ops of all kinds may be missing from a LibTorch: the tables hold the
 // names of 1.13 and 2.x alike. See Note [Rule table] in oracles/rules.h.
 //
 //   MutatedByDesign(c)       // {"running_mean", "running_var"} for a
 //                            // training aten::batch_norm case
 //   UnsafeByContract("aten::_sparse_coo_tensor_unsafe")  // its reason
+//   OutputChosenByLayout("aten::_linalg_det", 1)          // true: LU
 
 #ifndef DPFUZZ_GENERATORS_CONTRACT_RULES_H_
 #define DPFUZZ_GENERATORS_CONTRACT_RULES_H_
@@ -56,6 +63,10 @@ std::string UnsafeByContract(absl::string_view op);
 
 // The exclusion `dpfuzz list-ops` shows for such an op.
 std::string UnsafeExclusion(absl::string_view op);
+
+// Whether output `index` of `op` (full name, no overload) is computed from
+// a transpose chosen by layout, and so is not compared.
+bool OutputChosenByLayout(absl::string_view op, size_t index);
 
 // Rules for the ops of a loaded library (a program that embeds dpfuzz, a
 // test); call before cases are built.

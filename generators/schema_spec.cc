@@ -14,16 +14,29 @@ namespace dpfuzz {
 namespace {
 
 // Ops whose result is a fact about the input's layout (its strides, its
-// contiguity, its storage), or that succeed only for some strides by
-// definition (view): a strided variant differs by definition.
+// contiguity, its storage), that read storage through strides they are
+// given (_reshape_alias) or keep it where the old strides put it (resize),
+// or that succeed only for some strides by definition (view and its copy
+// and unsafe forms): a strided variant differs by definition.
 bool ResultIsLayout(const std::string& op) {
   static const std::set<std::string> kQueries = {
-      "aten::stride",         "aten::storage_offset",
-      "aten::is_contiguous",  "aten::is_non_overlapping_and_dense",
-      "aten::is_set_to",      "aten::_debug_has_internal_overlap",
-      "aten::_reshape_alias", "aten::_nested_tensor_strides",
-      "aten::data",           "aten::view",
+      "aten::stride",
+      "aten::storage_offset",
+      "aten::is_contiguous",
+      "aten::is_non_overlapping_and_dense",
+      "aten::is_set_to",
+      "aten::_debug_has_internal_overlap",
+      "aten::_has_same_storage_numel",
+      "aten::_reshape_alias",
+      "aten::_reshape_alias_copy",
+      "aten::_nested_tensor_strides",
+      "aten::data",
+      "aten::resize",
+      "aten::resize_as",
+      "aten::view",
       "aten::view_as",
+      "aten::view_copy",
+      "aten::_unsafe_view",
   };
   return kQueries.count(op) > 0 || absl::StrContains(op, "strided");
 }
@@ -91,20 +104,27 @@ std::vector<std::string> ReadArguments(const c10::FunctionSchema& schema) {
 std::string OutOverload(const OverloadName& name,
                         const c10::FunctionSchema& functional) {
   const std::vector<std::string> reads = ReadArguments(functional);
-  for (const OverloadName& other : RegisteredOverloads()) {
-    if (other.op != name.op || other.overload == name.overload) continue;
-    c10::optional<c10::OperatorHandle> h = Find(other.op, other.overload);
+  for (const std::string& overload : OverloadsOf(name.op)) {
+    if (overload == name.overload) continue;
+    c10::optional<c10::OperatorHandle> h = Find(name.op, overload);
     if (!h.has_value() || !Writes(h->schema())) continue;
     if (ReadArguments(h->schema()) == reads &&
         h->schema().returns().size() == functional.returns().size()) {
-      return other.overload;
+      return overload;
     }
   }
   return "";
 }
 
+// In-place forms that refuse every view by definition: dpfuzz's strided
+// self is a view, the baseline's is not.
+bool InplaceRefusesViews(const std::string& op) {
+  return op == "aten::detach";  // "Can't detach views in-place".
+}
+
 bool HasInplace(const OverloadName& name,
                 const c10::FunctionSchema& functional) {
+  if (InplaceRefusesViews(name.op)) return false;
   c10::optional<c10::OperatorHandle> h = Find(name.op + "_", name.overload);
   if (!h.has_value() || h->schema().arguments().empty()) return false;
   const c10::Argument& self = h->schema().arguments()[0];
@@ -114,20 +134,6 @@ bool HasInplace(const OverloadName& name,
 }
 
 }  // namespace
-
-std::string OverloadName::Full() const {
-  return overload.empty() ? op : absl::StrCat(op, ".", overload);
-}
-
-std::vector<OverloadName> RegisteredOverloads() {
-  std::vector<OverloadName> names;
-  for (const c10::OperatorName& n :
-       c10::Dispatcher::singleton().getAllOpNames()) {
-    names.push_back({n.name, n.overload_name});
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 bool IsPrivateOp(const OverloadName& name) {
   const size_t colons = name.op.find("::");

@@ -32,19 +32,9 @@
 
 #include "absl/status/statusor.h"
 #include "generators/op_spec.h"
+#include "generators/registered_overloads.h"
 
 namespace dpfuzz {
-
-// A registered overload: "aten::add" and "Tensor" ("" for the default).
-struct OverloadName {
-  std::string op;
-  std::string overload;
-
-  std::string Full() const;  // "aten::add.Tensor", "aten::relu".
-  friend bool operator<(const OverloadName& a, const OverloadName& b) {
-    return a.Full() < b.Full();
-  }
-};
 
 // The exclusion of overloads that write their arguments.
 inline constexpr char kWritesArguments[] =
@@ -59,9 +49,6 @@ inline constexpr char kResultIsLayout[] =
 // in this LibTorch (sparse-, quantized- or backend-only ops).
 inline constexpr char kNoDenseKernel[] =
     "no kernel for dense CPU or CUDA tensors in this LibTorch";
-
-// Every overload registered now (loaded libraries included), sorted.
-std::vector<OverloadName> RegisteredOverloads();
 
 // Why `name` cannot get a generic spec; "" when it can. NotFound when it
 // is not registered.

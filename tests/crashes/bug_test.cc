@@ -163,6 +163,32 @@ TEST(BugTest, WritingAnExpandedTensorIsLowConfidenceReadingOneIsNot) {
   EXPECT_EQ(ConfidenceOf(Tril(DType::kFloat32)).confidence, Confidence::kHigh);
 }
 
+// An op that says which layouts it takes has told the user; an internal
+// view that cannot take the layout is the op's own failure.
+TEST(BugTest, RejectionsStatingALayoutPreconditionAreLowConfidence) {
+  Finding stated = Tril(DType::kFloat32, Verdict::kRejectionMismatch);
+  stated.outcome.evidence.error =
+      "saved_v must be contiguous\nException raised from ...";
+  const ConfidenceJudgement j = ConfidenceOf(stated);
+  EXPECT_EQ(j.confidence, Confidence::kLow);
+  EXPECT_THAT(j.reason, HasSubstr("\"saved_v must be contiguous\""));
+  stated.outcome.evidence.error =
+      "Unsupported memory format. Supports only ChannelsLast, Contiguous";
+  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
+
+  Finding internal = stated;
+  internal.outcome.evidence.error =
+      "view size is not compatible with input tensor's size and stride (at "
+      "least one dimension spans across two contiguous subspaces). Use "
+      ".reshape(...) instead.";
+  EXPECT_EQ(ConfidenceOf(internal).confidence, Confidence::kHigh);
+  // Only rejections: the same words in a wrong answer's evidence count
+  // for nothing.
+  Finding wrong = Tril(DType::kFloat32, Verdict::kMismatch);
+  wrong.outcome.evidence.error = "saved_v must be contiguous";
+  EXPECT_EQ(ConfidenceOf(wrong).confidence, Confidence::kHigh);
+}
+
 // A bug is high confidence when any of its findings is.
 TEST(BugTest, OneWellDefinedFindingMakesTheBugHighConfidence) {
   Finding aliased = Tril(DType::kFloat64);

@@ -21,7 +21,7 @@ json() {  # json FILE EXPRESSION(j)
 max_time=40
 start=$(date +%s)
 "$dpfuzz" --op=planted::segv_neg,planted::abort_neg,planted::hang_neg,planted::hog_neg,planted::good_neg \
-  --jobs=2 --max_time=$max_time --timeout=3 --rss_limit_mb=1024 --seed=5 --reduce=false \
+  --jobs=2 --max_time=$max_time --timeout=6 --rss_limit_mb=1024 --seed=5 --reduce=false \
   --findings="$dir/f" --summary_json="$dir/s.json" >"$dir/out" 2>&1
 status=$?
 elapsed=$(( $(date +%s) - start ))

@@ -128,11 +128,25 @@ TEST(SchemaSpecTest, VariantsAreFoundFromTheSchemas) {
   absl::StatusOr<OpSpec> xlogy = GenericOpSpec({"aten::xlogy", "Tensor"});
   ASSERT_TRUE(xlogy.ok()) << xlogy.status();
   EXPECT_EQ(xlogy->out_overload, "OutTensor");
+  // detach_ refuses every view; a strided self is one.
+  absl::StatusOr<OpSpec> detach = GenericOpSpec({"aten::detach", ""});
+  ASSERT_TRUE(detach.ok()) << detach.status();
+  EXPECT_FALSE(detach->has_inplace);
 }
 
 TEST(SchemaSpecTest, ExclusionsSayWhy) {
   EXPECT_EQ(*GenericExclusion({"aten::add", "out"}), kWritesArguments);
   EXPECT_EQ(*GenericExclusion({"aten::as_strided", ""}), kResultIsLayout);
+  // Storage read through strides kept or given, and views' copies.
+  for (const char* op :
+       {"aten::resize", "aten::_reshape_alias_copy", "aten::view_copy",
+        "aten::_unsafe_view", "aten::_has_same_storage_numel"}) {
+    for (const std::string& overload : OverloadsOf(op)) {
+      absl::StatusOr<std::string> why = GenericExclusion({op, overload});
+      ASSERT_TRUE(why.ok()) << op;
+      if (*why != kWritesArguments) EXPECT_EQ(*why, kResultIsLayout) << op;
+    }
+  }
   EXPECT_EQ(*GenericExclusion({"aten::ones", ""}),
             "no tensor argument: no layout to vary");
   // Kernels only for sparse or quantized tensors, in every build (2.x
