@@ -102,9 +102,16 @@ Bug BugOf(std::vector<Member>& members) {
     bug.findings.push_back(m.stored->dir);
   }
   if (bug.confidence == Confidence::kHigh) bug.confidence_reason.clear();
-  std::error_code ec;
-  const fs::path issue = fs::path(first.stored->dir) / "issue.md";
-  if (fs::is_regular_file(issue, ec)) bug.issue = issue.string();
+  // The campaign writes issue.md for the finding it checked first, which
+  // need not rank first here.
+  for (const Member& m : members) {
+    std::error_code ec;
+    const fs::path issue = fs::path(m.stored->dir) / "issue.md";
+    if (fs::is_regular_file(issue, ec)) {
+      bug.issue = issue.string();
+      break;
+    }
+  }
   return bug;
 }
 

@@ -272,6 +272,10 @@ TEST(BugTest, ReadFindingsDirReadsFindingsAndSkipsTheRest) {
   EXPECT_THAT(bugs[0].findings, ElementsAre(representative->path, big->path));
   EXPECT_EQ(bugs[0].issue, representative->path + "/issue.md");
   EXPECT_EQ(bugs[0].hits, 3);
+  // A campaign writes issue.md for the finding it checked first, which
+  // need not be the representative: the bug's issue is still found.
+  fs::remove(representative->path + "/issue.md");
+  EXPECT_EQ(GroupBugs(*read)[0].issue, big->path + "/issue.md");
 
   EXPECT_FALSE(ReadFindingsDir((dir / "missing").string()).ok());
   fs::remove_all(dir);
