@@ -28,9 +28,14 @@ std::string ReadAll(const std::string& path) {
 }  // namespace
 
 std::vector<ProcessResult> RunProcesses(
-    const std::vector<std::vector<std::string>>& commands,
-    int timeout_seconds) {
+    const std::vector<std::vector<std::string>>& commands, int timeout_seconds,
+    const std::atomic<bool>* cancel) {
   std::vector<ProcessResult> results(commands.size());
+  const auto cancelled = [cancel] { return cancel != nullptr && *cancel; };
+  if (cancelled()) {
+    for (ProcessResult& r : results) r.cancelled = true;
+    return results;
+  }
   std::vector<pid_t> pids(commands.size(), -1);
   std::vector<std::string> logs(commands.size());
   for (size_t i = 0; i < commands.size(); ++i) {
@@ -61,15 +66,17 @@ std::vector<ProcessResult> RunProcesses(
     if (pids[i] < 0) continue;
     int status = 0;
     while (waitpid(pids[i], &status, WNOHANG) == 0) {
-      if (std::chrono::steady_clock::now() > deadline) {
+      const bool late = std::chrono::steady_clock::now() > deadline;
+      if (late || cancelled()) {
         kill(pids[i], SIGKILL);
         waitpid(pids[i], &status, 0);
-        results[i].timed_out = true;
+        (late ? results[i].timed_out : results[i].cancelled) = true;
         break;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    results[i].exited = WIFEXITED(status) && !results[i].timed_out;
+    results[i].exited =
+        WIFEXITED(status) && !results[i].timed_out && !results[i].cancelled;
     results[i].exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     results[i].signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     results[i].output = ReadAll(logs[i]);
@@ -80,6 +87,7 @@ std::vector<ProcessResult> RunProcesses(
 
 std::string Describe(const ProcessResult& r) {
   if (r.timed_out) return "timed out";
+  if (r.cancelled) return "cut short";
   if (r.exited) return "exit " + std::to_string(r.exit_status);
   if (r.signal != 0) {
     return "signal " + std::to_string(r.signal) + " (" + strsignal(r.signal) +

@@ -8,6 +8,7 @@
 #ifndef DPFUZZ_COMMON_RUN_PROCESS_H_
 #define DPFUZZ_COMMON_RUN_PROCESS_H_
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -18,16 +19,19 @@ struct ProcessResult {
   int exit_status = -1;
   int signal = 0;          // The signal that killed it; 0 if none.
   bool timed_out = false;  // Killed by RunProcesses after the time limit.
+  bool cancelled = false;  // Killed (or never started) on the cancel flag.
   std::string output;      // stdout and stderr together.
 };
 
 // Runs every command (argv[0] is a path) at once and waits for all; a
-// command still running after `timeout_seconds` is killed.
+// command still running after `timeout_seconds` is killed, and so is every
+// command once `cancel` (when given) is set, by another thread: a caller's
+// deadline that comes after the commands started.
 std::vector<ProcessResult> RunProcesses(
     const std::vector<std::vector<std::string>>& commands,
-    int timeout_seconds = 300);
+    int timeout_seconds = 300, const std::atomic<bool>* cancel = nullptr);
 
-// "exit 1", "signal 6 (Aborted)", "timed out".
+// "exit 1", "signal 6 (Aborted)", "timed out", "cut short".
 std::string Describe(const ProcessResult& r);
 
 }  // namespace dpfuzz

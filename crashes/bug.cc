@@ -193,7 +193,9 @@ Severity SeverityOf(Verdict v) {
 namespace {
 
 // The layout precondition a rejection's error states, its first line; ""
-// when it states none.
+// when it states none: contiguity or a memory format asked for, or a
+// requirement ("must") on strides or the storage offset (view_as_complex:
+// "Tensor must have a last dimension with stride 1").
 std::string StatedLayoutPrecondition(const std::string& error) {
   const std::string line = error.substr(0, error.find('\n'));
   const std::string lower = absl::AsciiStrToLower(line);
@@ -203,7 +205,10 @@ std::string StatedLayoutPrecondition(const std::string& error) {
         "unsupported memory format"}) {
     if (absl::StrContains(lower, words)) return line;
   }
-  return "";
+  const bool on_layout = absl::StrContains(lower, "stride") ||
+                         absl::StrContains(lower, "storage_offset") ||
+                         absl::StrContains(lower, "storage offset");
+  return on_layout && absl::StrContains(lower, "must") ? line : "";
 }
 
 }  // namespace

@@ -135,8 +135,8 @@ constexpr char kReproPy[] =
 
 }  // namespace
 
-IssueCheck CheckIssueSnippet(const std::string& python,
-                             double timeout_seconds) {
+IssueCheck CheckIssueSnippet(const std::string& python, double timeout_seconds,
+                             const std::atomic<bool>* cancel) {
   IssueCheck check;
   const std::string& torch = ReproPythonTorchVersion();
   const absl::StatusOr<std::string> dir = MakeTempDirectory("dpfuzz_issue_");
@@ -153,8 +153,8 @@ IssueCheck CheckIssueSnippet(const std::string& python,
   } else {
     const ProcessResult r = RunProcesses(
         {{kReproPython, path}},
-        static_cast<int>(std::ceil(std::max(timeout_seconds, 1.0))))[0];
-    check.ran = true;
+        static_cast<int>(std::ceil(std::max(timeout_seconds, 1.0))), cancel)[0];
+    check.ran = !r.cancelled;
     check.output = r.output;
     check.python = StrCat(kReproPython, " (torch ", torch, ")");
     // An uncaught error other than the snippet's assertion is the snippet
@@ -170,8 +170,10 @@ IssueCheck CheckIssueSnippet(const std::string& python,
     }
     const bool raised =
         !error.empty() && !absl::StartsWith(error, "AssertionError");
-    if (r.signal != 0 ||
-        (r.exited && r.exit_status == 1 && !raised && !r.timed_out)) {
+    if (r.cancelled) {
+      check.result = kCheckCutShort;
+    } else if (r.signal != 0 ||
+               (r.exited && r.exit_status == 1 && !raised && !r.timed_out)) {
       check.reproduces = true;
       check.result = StrCat("reproduces (", Describe(r), ")");
     } else if (r.exited && r.exit_status == 0) {
@@ -298,11 +300,12 @@ std::string IssueMarkdown(const Finding& finding, const IssueSnippet& snippet,
 absl::StatusOr<IssueCheck> WriteIssue(const Finding& finding,
                                       const std::string& dir,
                                       const std::string& command,
-                                      double timeout_seconds) {
+                                      double timeout_seconds,
+                                      const std::atomic<bool>* cancel) {
   const absl::StatusOr<IssueSnippet> snippet = MakeIssueSnippet(finding);
   IssueCheck check;
   if (snippet.ok()) {
-    check = CheckIssueSnippet(snippet->python, timeout_seconds);
+    check = CheckIssueSnippet(snippet->python, timeout_seconds, cancel);
     DPFUZZ_RETURN_IF_ERROR(WriteFileAtomically(
         StrCat(dir, "/", kIssueSnippetFile), snippet->python, "issue snippet"));
   } else {

@@ -58,6 +58,7 @@
 #ifndef DPFUZZ_CRASHES_ISSUE_SNIPPET_H_
 #define DPFUZZ_CRASHES_ISSUE_SNIPPET_H_
 
+#include <atomic>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -96,7 +97,9 @@ struct IssueCheck {
 
 // Runs `python` (a snippet) with kReproPython in a new temporary directory,
 // when that Python's torch is the LibTorch under test.
-IssueCheck CheckIssueSnippet(const std::string& python, double timeout_seconds);
+// `cancel`: as in common/run_process.h.
+IssueCheck CheckIssueSnippet(const std::string& python, double timeout_seconds,
+                             const std::atomic<bool>* cancel = nullptr);
 
 // Title, what is wrong in two sentences, the ```python block, what it
 // printed when checked (or that it did not reproduce, or was not checked,
@@ -107,10 +110,9 @@ std::string IssueMarkdown(const Finding& finding, const IssueSnippet& snippet,
 
 // Makes, checks and writes <dir>/issue.md and <dir>/issue.py (the snippet
 // alone, when there is one), each atomically; returns the check.
-absl::StatusOr<IssueCheck> WriteIssue(const Finding& finding,
-                                      const std::string& dir,
-                                      const std::string& command,
-                                      double timeout_seconds);
+absl::StatusOr<IssueCheck> WriteIssue(
+    const Finding& finding, const std::string& dir, const std::string& command,
+    double timeout_seconds, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace dpfuzz
 

@@ -13,6 +13,7 @@
 namespace dpfuzz {
 
 const char* const kReproPython = DPFUZZ_PYTHON;
+const char* const kCheckCutShort = "not run: cut short when the campaign ended";
 
 const std::string& ReproPythonTorchVersion() {
   static const std::string version = [] {
@@ -38,7 +39,8 @@ std::string ReleaseOf(absl::string_view version) {
 }
 
 PythonReproCheck CheckPythonRepro(const std::string& script,
-                                  int timeout_seconds) {
+                                  int timeout_seconds,
+                                  const std::atomic<bool>* cancel) {
   PythonReproCheck check;
   check.python_torch = ReproPythonTorchVersion();
   if (check.python_torch.empty()) {
@@ -53,7 +55,11 @@ PythonReproCheck CheckPythonRepro(const std::string& script,
     return check;
   }
   const ProcessResult r =
-      RunProcesses({{kReproPython, script}}, timeout_seconds)[0];
+      RunProcesses({{kReproPython, script}}, timeout_seconds, cancel)[0];
+  if (r.cancelled) {
+    check.result = kCheckCutShort;
+    return check;
+  }
   check.ran = true;
   check.reproduces =
       !r.timed_out && ((r.exited && r.exit_status == 1) || r.signal != 0);

@@ -15,6 +15,7 @@
 #ifndef DPFUZZ_CRASHES_PYTHON_REPRO_CHECK_H_
 #define DPFUZZ_CRASHES_PYTHON_REPRO_CHECK_H_
 
+#include <atomic>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -38,8 +39,12 @@ const std::string& ReproPythonTorchVersion();
 // "1.13.0a0+git" -> "1.13.0": the leading release numbers.
 std::string ReleaseOf(absl::string_view version);
 
+// What a check cut short by `cancel` (common/run_process.h) says it is.
+extern const char* const kCheckCutShort;
+
 PythonReproCheck CheckPythonRepro(const std::string& script,
-                                  int timeout_seconds);
+                                  int timeout_seconds,
+                                  const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace dpfuzz
 

@@ -58,6 +58,7 @@ size_t ReproChecker::Finish(double max_wait_seconds) {
     stopping_ = true;
     dropped = queue_.size();
     queue_.clear();
+    cancel_ = true;
   }
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
@@ -67,8 +68,8 @@ size_t ReproChecker::Finish(double max_wait_seconds) {
 absl::Status ReproChecker::WriteIssueOf(const std::string& dir) {
   absl::StatusOr<StoredFinding> stored = ReadStoredFinding(dir);
   if (!stored.ok()) return stored.status();
-  absl::StatusOr<IssueCheck> check =
-      WriteIssue(stored->finding, dir, command_, kPythonReproTimeoutSeconds);
+  absl::StatusOr<IssueCheck> check = WriteIssue(
+      stored->finding, dir, command_, kPythonReproTimeoutSeconds, &cancel_);
   const nlohmann::json record =
       check.ok()
           ? nlohmann::json{{"ran", check->ran},
@@ -89,8 +90,9 @@ void ReproChecker::Loop() {
       queue_.pop_front();
       ++running_;
     }
-    const PythonReproCheck check = CheckPythonRepro(
-        absl::StrCat(dir, "/", kPythonReproFile), kPythonReproTimeoutSeconds);
+    const PythonReproCheck check =
+        CheckPythonRepro(absl::StrCat(dir, "/", kPythonReproFile),
+                         kPythonReproTimeoutSeconds, &cancel_);
     const nlohmann::json record{{"python", kReproPython},
                                 {"torch", check.python_torch},
                                 {"ran", check.ran},

@@ -17,6 +17,7 @@
 #ifndef DPFUZZ_FUZZ_REPRO_CHECKER_H_
 #define DPFUZZ_FUZZ_REPRO_CHECKER_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -47,8 +48,9 @@ class ReproChecker {
   void Enqueue(std::string dir);
   std::vector<ReproCheckDone> TakeDone();
   // Waits up to `max_wait_seconds` for the queued checks, then drops those
-  // not started (their number is returned) and waits for the one running;
-  // then TakeDone has the last results. Idempotent.
+  // not started (their number is returned) and cuts the running one short
+  // (its Python is killed; it records that it was not run); then TakeDone
+  // has the last results. Idempotent.
   size_t Finish(double max_wait_seconds);
 
   // Checks enqueued and not yet done.
@@ -67,6 +69,7 @@ class ReproChecker {
   std::vector<ReproCheckDone> done_;
   size_t running_ = 0;
   bool stopping_ = false;
+  std::atomic<bool> cancel_{false};  // Kills the running check's Python.
   std::thread thread_;
 };
 

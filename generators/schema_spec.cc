@@ -53,6 +53,17 @@ bool HasRandomName(const std::string& op) {
   return false;
 }
 
+// An op that returns (values, indices) of `self`: sort, topk, kthvalue,
+// median, mode, max.dim, cummax, ... Which of several tied elements an
+// index names is unspecified, so its indices are judged by the values
+// they select (kRuleTiedIndices).
+bool ReturnsValuesAndIndices(const c10::FunctionSchema& schema) {
+  const auto& returns = schema.returns();
+  const bool named = returns.size() == 2 && returns[0].name() == "values" &&
+                     returns[1].name() == "indices";
+  return named && schema.argumentIndexWithName("self").has_value();
+}
+
 bool Writes(const c10::FunctionSchema& schema) {
   for (const c10::Argument& arg : schema.arguments()) {
     if (arg.alias_info() != nullptr && arg.alias_info()->isWrite()) {
@@ -187,8 +198,9 @@ absl::StatusOr<OpSpec> GenericOpSpec(const OverloadName& name) {
   spec.family = "generic";
   spec.differentiable = true;
   spec.comparison = Comparison::kTolerance;
-  spec.rules =
-      kRuleCheckDeterminism | (IsRandomOp(name) ? kRuleNondeterministic : 0u);
+  spec.rules = kRuleCheckDeterminism |
+               (IsRandomOp(name) ? kRuleNondeterministic : 0u) |
+               (ReturnsValuesAndIndices(schema) ? kRuleTiedIndices : 0u);
   spec.dtypes = AllDTypes();
   spec.make_args = [schema](Rng& rng, DType dtype) {
     // UndrawableReason was empty, so the draw cannot fail.

@@ -175,6 +175,9 @@ TEST(BugTest, RejectionsStatingALayoutPreconditionAreLowConfidence) {
   stated.outcome.evidence.error =
       "Unsupported memory format. Supports only ChannelsLast, Contiguous";
   EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
+  stated.outcome.evidence.error =
+      "Tensor must have a storage_offset divisible by 2";
+  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
 
   Finding internal = stated;
   internal.outcome.evidence.error =

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -90,6 +91,43 @@ TEST(ReproCheckerTest, FinishDropsWhatIsNotStarted) {
   const size_t dropped = checker.Finish(0);
   EXPECT_EQ(dropped + checker.TakeDone().size(), 50u);
   EXPECT_EQ(checker.Pending(), 0u);
+  fs::remove_all(root);
+}
+
+// A repro that runs long (a timeout finding's repro.py hangs until its
+// limit) does not hold the end of a campaign: Finish kills its Python and
+// records that it was not run.
+TEST(ReproCheckerTest, FinishCutsTheRunningCheckShort) {
+  if (ReleaseOf(ReproPythonTorchVersion()) != ReleaseOf(LibTorchVersion())) {
+    GTEST_SKIP() << kReproPython << " has no torch " << LibTorchVersion();
+  }
+  const fs::path root = fs::path(testing::TempDir()) /
+                        absl::StrCat("dpfuzz_checker_cut_", ::getpid());
+  fs::remove_all(root);
+  absl::StatusOr<FindingsStore> store = FindingsStore::Open(root.string());
+  ASSERT_TRUE(store.ok()) << store.status();
+  fs::create_directories(root / "hangs");
+  std::ofstream(root / "hangs" / "finding.json") << R"({"hits": 1})";
+  std::ofstream(root / "hangs" / "repro.py") << "import time; time.sleep(60)\n";
+  ReproChecker checker(*store);
+  checker.Enqueue((root / "hangs").string());
+  // Let the check start its Python, then end with no time to wait.
+  ::sleep(1);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(checker.Finish(0), 0u);
+  EXPECT_LT(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count(),
+      10);
+  const std::vector<ReproCheckDone> done = checker.TakeDone();
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_EQ(done[0].result, kCheckCutShort);
+  absl::StatusOr<std::string> text =
+      ReadFile((root / "hangs" / "finding.json").string(), "finding");
+  ASSERT_TRUE(text.ok()) << text.status();
+  const nlohmann::json j = nlohmann::json::parse(*text);
+  EXPECT_EQ(j["python_repro"]["ran"], false);
+  EXPECT_EQ(j["python_repro"]["result"], kCheckCutShort);
   fs::remove_all(root);
 }
 

@@ -134,6 +134,24 @@ TEST(SchemaSpecTest, VariantsAreFoundFromTheSchemas) {
   EXPECT_FALSE(detach->has_inplace);
 }
 
+// Which of several tied elements an index names is unspecified: ops that
+// return (values, indices) of self judge indices by what they select.
+TEST(SchemaSpecTest, IndicesOfValuesAreJudgedByWhatTheySelect) {
+  for (const OverloadName& name : std::vector<OverloadName>{
+           {"aten::median", "dim"}, {"aten::sort", ""}, {"aten::cummax", ""}}) {
+    absl::StatusOr<OpSpec> spec = GenericOpSpec(name);
+    ASSERT_TRUE(spec.ok()) << spec.status();
+    EXPECT_TRUE(spec->rules & kRuleTiedIndices) << name.Full();
+  }
+  // max_pool2d_with_indices names no returns; hardtanh returns one tensor.
+  for (const OverloadName& name : std::vector<OverloadName>{
+           {"aten::max_pool2d_with_indices", ""}, {"aten::hardtanh", ""}}) {
+    absl::StatusOr<OpSpec> spec = GenericOpSpec(name);
+    ASSERT_TRUE(spec.ok()) << spec.status();
+    EXPECT_FALSE(spec->rules & kRuleTiedIndices) << name.Full();
+  }
+}
+
 TEST(SchemaSpecTest, ExclusionsSayWhy) {
   EXPECT_EQ(*GenericExclusion({"aten::add", "out"}), kWritesArguments);
   EXPECT_EQ(*GenericExclusion({"aten::as_strided", ""}), kResultIsLayout);
