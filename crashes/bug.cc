@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <system_error>
 #include <tuple>
 
@@ -18,6 +19,7 @@
 #include "crashes/findings_store.h"
 #include "generators/case_json.h"
 #include "generators/layout_features.h"
+#include "generators/materialize.h"
 #include "generators/op_registry.h"
 #include "oracles/invoke.h"
 #include "oracles/run_case.h"
@@ -211,6 +213,53 @@ std::string StatedLayoutPrecondition(const std::string& error) {
   return on_layout && absl::StrContains(lower, "must") ? line : "";
 }
 
+// The case's `accumulate` (the schema's default where the case leaves it
+// out); nullopt when the op has none.
+std::optional<bool> AccumulateOf(const Case& c) {
+  if (const Argument* given = FindArgument(c, "accumulate")) {
+    if (const bool* on = std::get_if<bool>(&given->value)) return *on;
+  }
+  const OpSpec* spec = FindOp(QualifiedOpName(c));
+  if (spec == nullptr) spec = FindOp(c.op);
+  if (spec == nullptr) return std::nullopt;
+  absl::StatusOr<c10::OperatorHandle> op =
+      OperatorFor(*spec, Variant::kFunctional);
+  if (!op.ok()) return std::nullopt;
+  for (const c10::Argument& arg : op->schema().arguments()) {
+    if (arg.name() == "accumulate" && arg.default_value().has_value() &&
+        arg.default_value()->isBool()) {
+      return arg.default_value()->toBool();
+    }
+  }
+  return std::nullopt;
+}
+
+// The index argument whose values repeat when the case passes
+// accumulate=False, "" otherwise: which of the writes to one position
+// lands is then undefined (PyTorch's docs of index_put_ and put_). A
+// repeat within one tensor of several (index_put's indices) may not name
+// one position twice: such a case is still judged low, never hidden.
+std::string RepeatedIndexWithoutAccumulate(const Case& c) {
+  if (AccumulateOf(c).value_or(true)) return "";
+  for (const Argument& a : c.args) {
+    if (!absl::StrContains(a.name, "index") &&
+        !absl::StrContains(a.name, "indices")) {
+      continue;
+    }
+    for (const TensorSpec* spec : SpecsOfArgument(c, a.name)) {
+      if (spec->dtype != DType::kInt64) continue;
+      absl::StatusOr<MaterializedTensor> m = Materialize(*spec);
+      if (!m.ok()) continue;
+      const at::Tensor flat = m->tensor.detach().reshape({-1}).contiguous();
+      std::vector<int64_t> v(flat.data_ptr<int64_t>(),
+                             flat.data_ptr<int64_t>() + flat.numel());
+      std::sort(v.begin(), v.end());
+      if (std::adjacent_find(v.begin(), v.end()) != v.end()) return a.name;
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 ConfidenceJudgement ConfidenceOf(const Finding& f) {
@@ -225,6 +274,14 @@ ConfidenceJudgement ConfidenceOf(const Finding& f) {
                            "\"): a restriction it may document, a bug only "
                            "where the op promises to take any layout")};
     }
+  }
+  if (const std::string index = RepeatedIndexWithoutAccumulate(c);
+      !index.empty()) {
+    return {Confidence::kLow,
+            absl::StrCat(index,
+                         " repeats a position and accumulate is False: "
+                         "which write lands there is undefined (PyTorch's "
+                         "docs of index_put_ and put_)")};
   }
   if (!c.aliases.empty()) {
     std::vector<std::string> shared;

@@ -14,15 +14,21 @@ namespace dpfuzz {
 namespace {
 
 // Ops whose result is a fact about the input's layout (its strides, its
-// contiguity, its storage), that read storage through strides they are
-// given (_reshape_alias) or keep it where the old strides put it (resize),
-// or that succeed only for some strides by definition (view and its copy
-// and unsafe forms): a strided variant differs by definition.
+// contiguity, its storage; the sym_ forms of 2.x too), that read storage
+// through strides they are given (_reshape_alias) or take from another
+// tensor (slice_inverse views src's storage with self's geometry), or keep
+// it where the old strides put it (resize), or that succeed only for some
+// strides by definition (view and its copy and unsafe forms): a strided
+// variant differs by definition.
 bool ResultIsLayout(const std::string& op) {
   static const std::set<std::string> kQueries = {
       "aten::stride",
       "aten::storage_offset",
       "aten::is_contiguous",
+      "aten::sym_stride",
+      "aten::sym_storage_offset",
+      "aten::sym_is_contiguous",
+      "aten::slice_inverse",
       "aten::is_non_overlapping_and_dense",
       "aten::is_set_to",
       "aten::_debug_has_internal_overlap",

@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "common/files.h"
 #include "crashes/findings_store.h"
+#include "generators/op_args.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/crashes/known_case.h"
@@ -190,6 +191,40 @@ TEST(BugTest, RejectionsStatingALayoutPreconditionAreLowConfidence) {
   Finding wrong = Tril(DType::kFloat32, Verdict::kMismatch);
   wrong.outcome.evidence.error = "saved_v must be contiguous";
   EXPECT_EQ(ConfidenceOf(wrong).confidence, Confidence::kHigh);
+}
+
+// put/index_put with accumulate=False leave repeated positions undefined:
+// a wrong answer there is kept at low confidence; with distinct indices,
+// or accumulating, it is high.
+TEST(BugTest, RepeatedIndicesWithoutAccumulateAreLowConfidence) {
+  auto put = [](Distribution index_values, bool accumulate) {
+    ValueRecipe ones;
+    ones.distribution = Distribution::kOnes;
+    ValueRecipe index;
+    index.distribution = index_values;
+    index.high = 3;
+    Case c;
+    c.op = "aten::put";
+    c.args.push_back(Arg("self", Contiguous({4}, DType::kFloat32, ones)));
+    c.args.push_back(Arg("index", Contiguous({3}, DType::kInt64, index)));
+    c.args.push_back(Arg("source", Contiguous({3}, DType::kFloat32, ones)));
+    c.args.push_back(Arg("accumulate", accumulate));
+    CaseOutcome outcome;
+    outcome.verdict = Verdict::kMismatch;
+    return MakeFinding(c, outcome);
+  };
+  const ConfidenceJudgement repeated =
+      ConfidenceOf(put(Distribution::kZeros, false));
+  EXPECT_EQ(repeated.confidence, Confidence::kLow);
+  EXPECT_THAT(repeated.reason, HasSubstr("index repeats a position"));
+  EXPECT_EQ(ConfidenceOf(put(Distribution::kUniqueIndices, false)).confidence,
+            Confidence::kHigh);
+  EXPECT_EQ(ConfidenceOf(put(Distribution::kZeros, true)).confidence,
+            Confidence::kHigh);
+  // Left out, accumulate is the schema's default: False.
+  Finding defaulted = put(Distribution::kZeros, false);
+  defaulted.c.args.pop_back();
+  EXPECT_EQ(ConfidenceOf(defaulted).confidence, Confidence::kLow);
 }
 
 // A bug is high confidence when any of its findings is.
