@@ -354,6 +354,11 @@ std::string BrokenOutContract(const Tensors& args,
                               const std::vector<void*>& pointers) {
   for (size_t k = 0; k < kWritten.size(); ++k) {
     const at::Tensor& t = args.at(kWritten[k]).front();
+    if (t.is_conj() || t.is_neg()) {
+      return std::string("out= tensor came back with its ") +
+             (t.is_conj() ? "conjugate" : "negative") +
+             " bit set: its memory holds other values than it reads as";
+    }
     const Layout& l = layouts.at(kWritten[k]);
     int64_t numel = 1;
     bool same_places =

@@ -427,6 +427,10 @@ def broken_out_contract(args, returned, layouts, pointers):
     outs = flatten(returned)
     for k, name in enumerate(WRITTEN):
         t = args[name]
+        if t.is_conj() or t.is_neg():
+            return ("out= tensor came back with its %s bit set: its memory "
+                    "holds other values than it reads as"
+                    % ("conjugate" if t.is_conj() else "negative"))
         sizes, strides, offset = layouts[name]
         moved = t.data_ptr() != pointers[k]
         same_places = (list(t.shape) == list(sizes)

@@ -141,6 +141,9 @@ std::vector<uint8_t> ReadStorageBytes(const at::Tensor& tensor) {
 }
 
 std::vector<uint8_t> ReadLogicalBytes(const at::Tensor& tensor) {
+  if (tensor.is_conj() || tensor.is_neg()) {
+    return ReadLogicalBytes(tensor.resolve_conj().resolve_neg());
+  }
   // Host storage is read in place; device storage is copied over whole.
   std::vector<uint8_t> copy;
   const uint8_t* storage;

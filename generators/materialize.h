@@ -56,7 +56,9 @@ at::Tensor MakeContiguousTensor(DType dtype, const Dims& sizes,
                                 const std::vector<uint8_t>& values);
 
 // The logical elements of any strided tensor, on any device, as row-major
-// bytes. Only the whole storage is copied by ATen (one dense block).
+// bytes. Only the whole storage is copied by ATen (one dense block); a
+// conjugate or negative view (its bit on the tensor, its memory as it was)
+// is resolved first, into a copy.
 std::vector<uint8_t> ReadLogicalBytes(const at::Tensor& tensor);
 
 // The whole storage under `tensor`, as bytes on the CPU.

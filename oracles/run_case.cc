@@ -191,7 +191,8 @@ bool SamePlaces(const StridedLayout& a, const StridedLayout& b) {
 
 // out= must write into the tensors it was given, keeping their geometry
 // when their sizes were already right (the baseline's out kept them), and
-// return them.
+// their conjugate and negative bits (another tensor sharing the memory
+// would read the values conjugated), and return them.
 std::optional<CaseOutcome> CheckOutArguments(
     const Case& c, const CaseTensors& baseline, const CaseTensors& variant,
     const CallResult& call, const std::vector<std::string>& written,
@@ -201,6 +202,16 @@ std::optional<CaseOutcome> CheckOutArguments(
     const Argument* arg = FindArgument(c, name);
     const auto* spec = arg ? std::get_if<TensorSpec>(&arg->value) : nullptr;
     const at::Tensor& t = variant.args.at(name).front();
+    if (t.is_conj() || t.is_neg()) {
+      return Finding(
+          Verdict::kLayoutContract,
+          Evidence{name,
+                   absl::StrCat("out= tensor came back with its ",
+                                t.is_conj() ? "conjugate" : "negative",
+                                " bit set: its memory holds other values "
+                                "than it reads as"),
+                   "", "", "", 0, ""});
+    }
     const bool right_size =
         spec != nullptr &&
         baseline.args.at(name).front().sizes().vec() == spec->layout.sizes;

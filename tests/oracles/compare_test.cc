@@ -196,5 +196,21 @@ TEST(CompareTest, StridedTensorsAreReadLogically) {
   EXPECT_EQ(MultiIndex(4, {2, 3}), "[1, 1]");
 }
 
+// A conjugate or negative view keeps its bit on the tensor, its memory
+// unchanged: it is compared by the values it reads as.
+TEST(CompareTest, ConjugateAndNegativeViewsAreReadByValue) {
+  const at::Tensor z =
+      at::full({2}, c10::complex<double>(1.0, 2.0), at::kComplexDouble);
+  const at::Tensor conj = z.conj();
+  ASSERT_TRUE(conj.is_conj());
+  EXPECT_FALSE(
+      CompareValues(conj.resolve_conj(), conj, Comparison::kExact).has_value());
+  EXPECT_TRUE(CompareValues(z, conj, Comparison::kExact).has_value());
+  const at::Tensor neg = at::_neg_view(conj.resolve_conj());
+  ASSERT_TRUE(neg.is_neg());
+  EXPECT_FALSE(
+      CompareValues(neg.resolve_neg(), neg, Comparison::kExact).has_value());
+}
+
 }  // namespace
 }  // namespace dpfuzz
