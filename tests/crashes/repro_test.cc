@@ -72,6 +72,7 @@ const KnownFinding kKnownFindings[] = {
     {"hardswish_backward-at-three-depends-on-layout", Verdict::kMismatch},
     {"linalg_solve-left-false-out-gets-conjugate-bit",
      Verdict::kLayoutContract},
+    {"cov-0dim-with-weights-modifies-input", Verdict::kInputModified},
 };
 
 // The verdict `k`'s case gets on the LibTorch under test; kAgree where the
