@@ -81,7 +81,10 @@ TEST_P(PlantedReductionTest, ReducesToWhatTheBugNeeds) {
   ASSERT_NE(spec, nullptr);
   SupervisorOptions isolation;
   isolation.executable = DPFUZZ_PLANTED_BINARY;
-  isolation.timeout_seconds = 1;
+  // hog_neg must reach the memory limit before the time limit: on a loaded
+  // machine touching 512 MB took more than 1 s, and its oom became a
+  // timeout on re-runs (flaky).
+  isolation.timeout_seconds = GetParam() == "planted::hog_neg" ? 10 : 1;
   isolation.rss_limit_mb = 512;
   absl::StatusOr<std::unique_ptr<IsolatedRunner>> runner =
       IsolatedRunner::Start(isolation);
