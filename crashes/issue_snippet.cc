@@ -441,9 +441,10 @@ std::string Check(const ReproPlan& plan,
     case ReproCheck::kLayout:  // out= only (MakeIssueSnippet).
       out = StrJoin(plan.written, ", ");
       return StrCat(
-          "def place(t):  # memory, and strides of dims of size > 1\n"
-          "    return t.data_ptr(), [s for s, n in zip(t.stride(), t.shape) "
-          "if n > 1]\n\nexpected = [place(t) for t in (",
+          "def place(t):  # memory, strides of dims of size > 1, bits\n"
+          "    return (t.data_ptr(), [s for s, n in zip(t.stride(), t.shape) "
+          "if n > 1],\n            t.is_conj(), t.is_neg())\n\n"
+          "expected = [place(t) for t in (",
           out, ",)]\ncall(*args)\nactual = [place(t) for t in (", out, ",)]\n",
           show, "sys.exit(0 if actual == expected else 1)\n");
     case ReproCheck::kCall:
