@@ -20,6 +20,13 @@ Ticket DrawTicket(std::string op, DType dtype, Variant variant, uint64_t seed) {
   return t;
 }
 
+Ticket SeededTicket(std::string op, DType dtype, Variant variant,
+                    uint64_t seed) {
+  Ticket t = DrawTicket(std::move(op), dtype, variant, seed);
+  t.kind = Ticket::Kind::kSeeded;
+  return t;
+}
+
 Ticket FileTicket(std::string path) {
   Ticket t;
   t.kind = Ticket::Kind::kFile;
@@ -40,7 +47,8 @@ absl::StatusOr<std::string> EncodeTicket(const Ticket& t) {
     return absl::InvalidArgumentError(
         absl::StrCat("bad op name \"", t.op, "\" in a ticket"));
   }
-  return absl::StrCat("draw ", t.op, " ", DTypeName(t.dtype), " ",
+  return absl::StrCat(t.kind == Ticket::Kind::kSeeded ? "seeded " : "draw ",
+                      t.op, " ", DTypeName(t.dtype), " ",
                       VariantName(t.variant), " ", t.seed);
 }
 
@@ -51,22 +59,25 @@ absl::StatusOr<Ticket> DecodeTicket(absl::string_view line) {
   }
   const std::vector<absl::string_view> parts = absl::StrSplit(line, ' ');
   uint64_t seed = 0;
-  if (parts.size() != 5 || parts[0] != "draw" ||
+  if (parts.size() != 5 || (parts[0] != "draw" && parts[0] != "seeded") ||
       !absl::SimpleAtoi(parts[4], &seed)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "ticket: expected \"draw OP DTYPE VARIANT SEED\" or \"file PATH\", "
-        "got \"",
+        "ticket: expected \"draw|seeded OP DTYPE VARIANT SEED\" or \"file "
+        "PATH\", got \"",
         line, "\""));
   }
   DPFUZZ_ASSIGN_OR_RETURN(DType dtype, ParseDType(parts[2]));
   DPFUZZ_ASSIGN_OR_RETURN(Variant variant, ParseVariant(parts[3]));
-  return DrawTicket(std::string(parts[1]), dtype, variant, seed);
+  return parts[0] == "seeded"
+             ? SeededTicket(std::string(parts[1]), dtype, variant, seed)
+             : DrawTicket(std::string(parts[1]), dtype, variant, seed);
 }
 
 std::string TicketToString(const Ticket& t) {
   if (t.kind == Ticket::Kind::kFile) return t.path;
-  return absl::StrCat(t.op, " ", DTypeName(t.dtype), " ",
-                      VariantName(t.variant), " seed ", t.seed);
+  return absl::StrCat(
+      t.op, " ", DTypeName(t.dtype), " ", VariantName(t.variant), " seed ",
+      t.seed, t.kind == Ticket::Kind::kSeeded ? " from recorded seeds" : "");
 }
 
 }  // namespace dpfuzz

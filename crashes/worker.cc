@@ -9,6 +9,7 @@
 #include <csignal>
 #include <functional>
 #include <iostream>
+#include <map>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -23,6 +24,7 @@
 #include "generators/case_json.h"
 #include "generators/op_library.h"
 #include "generators/op_registry.h"
+#include "generators/seed_corpus.h"
 #include "oracles/call_phase.h"
 #include "oracles/device_sync.h"
 #include "oracles/run_case.h"
@@ -86,6 +88,10 @@ class Worker {
     build_.device = config.device;
     if (!config.case_out.empty()) {
       build_.before_probe = [this](const Case& c) { SaveCase(c); };
+    }
+    if (!config.seeds_dir.empty()) {
+      absl::StatusOr<SeedCorpus> seeds = SeedCorpus::Open(config.seeds_dir);
+      if (seeds.ok()) seeds_ = std::move(*seeds);
     }
   }
 
@@ -200,13 +206,37 @@ class Worker {
     if (spec == nullptr) {
       return absl::NotFoundError(absl::StrCat("unknown op ", t.op));
     }
+    if (t.kind == Ticket::Kind::kSeeded) {
+      DPFUZZ_ASSIGN_OR_RETURN(spec, SeededSpec(*spec, t.op));
+    }
     return BuildCase(*spec, t.dtype, t.variant, t.seed, build_);
+  }
+
+  // `spec` with its arguments drawn from the recorded seeds of `op`.
+  absl::StatusOr<const OpSpec*> SeededSpec(const OpSpec& spec,
+                                           const std::string& op) {
+    auto it = seeded_.find(op);
+    if (it != seeded_.end()) return &it->second;
+    const std::vector<Case>* cases =
+        seeds_.has_value() ? seeds_->CasesOf(seeds_->SourceFor(op)) : nullptr;
+    if (cases == nullptr) {
+      return absl::NotFoundError(absl::StrCat("a seeded ticket for ", op,
+                                              ", which has no seeds in \"",
+                                              config_.seeds_dir, "\""));
+    }
+    OpSpec seeded = spec;
+    seeded.make_args = [cases](Rng& rng, DType dtype) {
+      return DrawSeedArgs(*cases, dtype, rng);
+    };
+    return &seeded_.emplace(op, std::move(seeded)).first->second;
   }
 
   const WorkerConfig& config_;
   WorkerSlot slot_;
   BuildOptions build_;
   std::optional<Case> current_;  // The case being run, once built.
+  std::optional<SeedCorpus> seeds_;
+  std::map<std::string, OpSpec> seeded_;  // Seeded specs by op name.
 };
 
 bool ParseFlag(const std::string& arg, absl::string_view name,
@@ -230,6 +260,8 @@ std::vector<std::string> WorkerArgs(const WorkerConfig& c) {
     args.push_back(absl::StrCat("--case_out=", c.case_out));
   for (const std::string& library : c.libraries)
     args.push_back(absl::StrCat("--load=", library));
+  if (!c.seeds_dir.empty())
+    args.push_back(absl::StrCat("--seeds=", c.seeds_dir));
   return args;
 }
 
@@ -243,6 +275,8 @@ absl::StatusOr<WorkerConfig> ParseWorkerArgs(
       c.slot_path = value;
     } else if (ParseFlag(arg, "case_out", value)) {
       c.case_out = value;
+    } else if (ParseFlag(arg, "seeds", value)) {
+      c.seeds_dir = value;
     } else if (ParseFlag(arg, "load", value)) {
       c.libraries.push_back(value);
     } else if (ParseFlag(arg, "device", value)) {

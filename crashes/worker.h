@@ -15,7 +15,9 @@
 // case that probe runs: when it dies, FILE holds what it died on.
 //
 // With --device=cuda the cases it draws are on CUDA (a case file says its
-// own device).
+// own device). With --seeds=DIR it answers seeded tickets from the seed
+// corpus there (generators/seed_corpus.h); without, a seeded ticket is an
+// error.
 //
 // Note [Sticky device errors]
 // A CUDA kernel fails asynchronously: an illegal address or a device-side
@@ -55,6 +57,7 @@ struct WorkerConfig {
   bool check_grad = BuildOptions().check_grad;
   Device device = BuildOptions().device;  // Of the cases drawn.
   std::vector<std::string> libraries;     // Op libraries to load first.
+  std::string seeds_dir;                  // The seed corpus; "": none.
 };
 
 // The arguments after kWorkerCommand, and back.

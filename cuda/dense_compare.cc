@@ -18,7 +18,7 @@ namespace {
 
 using cuda_kernels::ValueKind;
 
-ValueKind KindOf(DType dtype) {
+ValueKind DeviceValueKind(DType dtype) {
   switch (dtype) {
     case DType::kFloat16:
       return ValueKind::kFloat16;
@@ -47,7 +47,7 @@ absl::Status CheckBufferArgument(const void* buffer, DType dtype,
     return absl::InvalidArgumentError(absl::StrCat(what, " is null"));
   }
   const int64_t alignment = ElementSize(ComponentType(dtype));
-  if (KindOf(dtype) != ValueKind::kBytes &&
+  if (DeviceValueKind(dtype) != ValueKind::kBytes &&
       reinterpret_cast<uintptr_t>(buffer) % alignment != 0) {
     return absl::InvalidArgumentError(absl::StrCat(what, " is not aligned to ",
                                                    alignment, " bytes for ",
@@ -99,7 +99,7 @@ absl::StatusOr<CompareResult> CompareDense(const void* actual,
   args.expected = expected;
   args.numel = numel;
   args.element_size = static_cast<int>(element_size);
-  args.kind = KindOf(dtype);
+  args.kind = DeviceValueKind(dtype);
   args.tolerance = options.mode == CompareMode::kTolerance;
   args.equal_nan = options.equal_nan;
   args.atol = options.atol;

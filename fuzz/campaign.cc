@@ -19,6 +19,7 @@
 #include "fuzz/report.h"
 #include "fuzz/repro_checker.h"
 #include "generators/rng.h"
+#include "generators/seed_corpus.h"
 #include "oracles/case_builder.h"
 
 namespace dpfuzz {
@@ -37,6 +38,11 @@ constexpr int kDrawCandidates = 4;
 // An op whose cases killed this many workers is quarantined: dropped from
 // the campaign and reported, so that it cannot eat the campaign's time.
 constexpr int kQuarantineDeaths = 3;
+// An op whose draws from its spec (or its seeds) are valid less often than
+// kLowValidRate, after kMinTriedToJudge of them, draws 7 in 8 cases from
+// the other source.
+constexpr int64_t kMinTriedToJudge = 20;
+constexpr double kLowValidRate = 0.1;
 
 std::vector<DType> AllowedDTypes(const OpSpec& spec,
                                  const std::vector<DType>& allowed) {
@@ -45,6 +51,24 @@ std::vector<DType> AllowedDTypes(const OpSpec& spec,
   for (DType d : spec.dtypes) {
     if (std::find(allowed.begin(), allowed.end(), d) != allowed.end())
       out.push_back(d);
+  }
+  return out;
+}
+
+// The dtypes of `allowed` a seeded draw may ask for: those recorded, and
+// every other of the same kind (floating, complex, integral, bool); the
+// recorded ones weigh three times as much.
+std::vector<DType> SeedDTypes(const SeedIndexEntry& seeds,
+                              const std::vector<DType>& allowed) {
+  std::vector<DType> out;
+  for (DType d : allowed) {
+    bool recorded = false, same_kind = false;
+    for (DType s : seeds.dtypes) {
+      recorded |= s == d;
+      same_kind |= KindOf(s) == KindOf(d);
+    }
+    if (same_kind) out.push_back(d);
+    if (recorded) out.insert(out.end(), 2, d);
   }
   return out;
 }
@@ -71,6 +95,9 @@ class Campaign {
     int invalid_in_a_row = 0;
     int deaths = 0;       // Workers its cases killed.
     bool learns = false;  // A generic op: draws follow what worked.
+    // Dtypes a seeded draw may ask for (those of the op's kinds of recorded
+    // seeds); empty: the op has no seeds.
+    std::vector<DType> seed_dtypes = {};
   };
 
   double Elapsed() const {
@@ -79,6 +106,8 @@ class Campaign {
   bool Setup();
   bool WantMore() const;
   Ticket Draw();
+  // Whether the next draw for `op` takes its arguments from the seeds.
+  bool DrawSeeded(const OpState& op);
   void Handle(TicketResult& result);
   void HandleFinding(const Finding& found);
   // Counts a known finding; true when it is one.
@@ -131,10 +160,28 @@ bool Campaign::Setup() {
   triage.progress = options_.progress;
   triage_.emplace(triage, store_.has_value() ? &*store_ : nullptr,
                   checker_.has_value() ? &*checker_ : nullptr, log_);
+  std::optional<SeedCorpus> seeds;
+  if (!options_.isolation.worker.seeds_dir.empty()) {
+    absl::StatusOr<SeedCorpus> opened =
+        SeedCorpus::Open(options_.isolation.worker.seeds_dir);
+    if (opened.ok()) {
+      seeds = std::move(*opened);
+      log_ << "INFO: seeds: " << seeds->index().size()
+           << " overloads with recorded arguments (torch "
+           << seeds->torch_version() << ") in " << seeds->dir() << "\n";
+    } else {
+      log_ << "INFO: " << opened.status().message()
+           << "; arguments are drawn from schemas only\n";
+    }
+  }
   for (const OpSpec* spec : options_.ops) {
     OpState state{spec, OpName(*spec), AllowedDTypes(*spec, options_.dtypes),
                   VariantsOf(*spec)};
     state.learns = (spec->rules & kRuleCheckDeterminism) != 0;
+    if (const SeedIndexEntry* e =
+            seeds ? seeds->Find(seeds->SourceFor(state.name)) : nullptr) {
+      state.seed_dtypes = SeedDTypes(*e, state.dtypes);
+    }
     if (state.dtypes.empty()) {
       log_ << "WARNING: " << spec->op
            << " accepts none of the requested dtypes; skipped\n";
@@ -152,8 +199,26 @@ bool Campaign::WantMore() const {
   return true;
 }
 
+bool Campaign::DrawSeeded(const OpState& op) {
+  if (op.seed_dtypes.empty()) return false;
+  // Mostly the other source for an op whose draws from one are rarely
+  // valid (seeds borrowed from an op of the same signature may not fit).
+  const OpStats* stats = knowledge_.Find(op.name);
+  auto rarely_valid = [](const Tally& t) {
+    return t.tried >= kMinTriedToJudge && ValidRate(t) < kLowValidRate;
+  };
+  if (stats != nullptr && rarely_valid(stats->seeded)) return rng_.OneIn(8);
+  if (stats != nullptr && rarely_valid(stats->drawn())) return !rng_.OneIn(8);
+  return rng_.OneIn(2);
+}
+
 Ticket Campaign::Draw() {
   OpState& op = ops_[next_op_++ % ops_.size()];
+  if (DrawSeeded(op)) {
+    const DType dtype = rng_.Pick(op.seed_dtypes);
+    const Variant variant = rng_.Pick(op.variants);
+    return SeededTicket(op.name, dtype, variant, rng_.Next());
+  }
   DType dtype = rng_.Pick(op.dtypes);
   const Variant variant = rng_.Pick(op.variants);
   uint64_t seed = rng_.Next();
@@ -223,7 +288,8 @@ void Campaign::Handle(TicketResult& r) {
   switch (r.kind) {
     case TicketResult::Kind::kInvalid: {
       ++summary_.invalid;
-      knowledge_.Record(r.ticket.op, r.ticket.dtype, r.ticket.seed, false);
+      knowledge_.Record(r.ticket.op, r.ticket.dtype, r.ticket.seed, false,
+                        r.ticket.kind == Ticket::Kind::kSeeded);
       const auto op =
           std::find_if(ops_.begin(), ops_.end(),
                        [&](const OpState& s) { return s.name == r.ticket.op; });
@@ -263,7 +329,8 @@ void Campaign::Handle(TicketResult& r) {
     if (op.name == r.ticket.op) op.invalid_in_a_row = 0;
   }
   if (r.kind != TicketResult::Kind::kLateCulprit) {
-    knowledge_.Record(r.ticket.op, r.ticket.dtype, r.ticket.seed, true);
+    knowledge_.Record(r.ticket.op, r.ticket.dtype, r.ticket.seed, true,
+                      r.ticket.kind == Ticket::Kind::kSeeded);
   }
   ++summary_.verdicts[r.verdict];
   if (r.finding.has_value()) HandleFinding(*r.finding);

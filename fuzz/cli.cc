@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <set>
@@ -11,6 +12,7 @@
 #include "absl/flags/reflection.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
@@ -22,6 +24,7 @@
 #include "generators/op_library.h"
 #include "generators/op_registry.h"
 #include "generators/schema_spec.h"
+#include "generators/seed_corpus.h"
 
 ABSL_FLAG(
     std::string, op, "",
@@ -78,6 +81,11 @@ ABSL_FLAG(std::string, format, "",
           "json.");
 ABSL_FLAG(std::string, out, "",
           "repro, reduce, report: write here instead of standard output.");
+ABSL_FLAG(std::string, seeds, DPFUZZ_DEFAULT_SEEDS,
+          "Directory of seed arguments recorded from PyTorch's OpInfo and "
+          "module samples (scripts/harvest_seeds.py; the build makes this "
+          "track's); half the cases of an op with seeds start from one, "
+          "their layouts, dtypes and variants mutated. \"\": none.");
 ABSL_FLAG(std::vector<std::string>, load, {},
           "Shared library of operators (TORCH_LIBRARY) to load first; "
           "repeatable.");
@@ -105,7 +113,8 @@ constexpr const char* kFlagNames[] = {"op",
                                       "reduce",
                                       "format",
                                       "out",
-                                      "load"};
+                                      "load",
+                                      "seeds"};
 
 absl::Status UsageError(const std::string& message) {
   return absl::InvalidArgumentError(message);
@@ -179,8 +188,15 @@ std::string ListOpsText() {
   absl::StatusOr<OpKnowledge> knowledge =
       findings.empty() ? OpKnowledge()
                        : OpKnowledge::Load(findings + "/" + kOpStatsFile);
-  std::string text;
+  absl::StatusOr<SeedCorpus> seeds =
+      SeedCorpus::Open(absl::GetFlag(FLAGS_seeds));
+  std::string text =
+      "# overload\tstatus\tfamily or reason\tvariants\tdtypes\tvalid/tried "
+      "(all)\tvalid/tried (seeded)\tvalid rate\trecorded seeds\tmarks\n";
   int64_t counted = 0, covered = 0, no_dense_kernel = 0;
+  // Dense-kernel functional non-random overloads, private ones included.
+  int64_t dense = 0, dense_covered = 0;
+  std::vector<double> rates;  // Of the counted overloads with draws.
   for (const CatalogEntry& e : Catalog(pattern)) {
     std::vector<std::string> variants, dtypes;
     std::string detail = e.reason;
@@ -193,19 +209,34 @@ std::string ListOpsText() {
     }
     const OpStats* stats = knowledge.ok() ? knowledge->Find(e.name) : nullptr;
     const Tally cases = stats != nullptr ? stats->all : Tally{};
+    const Tally seeded = stats != nullptr ? stats->seeded : Tally{};
+    const SeedIndexEntry* recorded = seeds.ok() && e.spec != nullptr
+                                         ? seeds->Find(seeds->SourceFor(e.name))
+                                         : nullptr;
     std::vector<std::string> marks;
     if (e.is_private) marks.emplace_back("private");
     if (e.is_random) marks.emplace_back("random");
     absl::StrAppend(&text, e.name, "\t", e.status, "\t", detail, "\t",
                     absl::StrJoin(variants, ","), "\t",
                     absl::StrJoin(dtypes, ","), "\t", cases.valid, "/",
-                    cases.tried, "\t", absl::StrJoin(marks, ","), "\n");
+                    cases.tried, "\t", seeded.valid, "/", seeded.tried, "\t",
+                    cases.tried > 0
+                        ? absl::StrFormat("%.1f%%", 100 * ValidRate(cases))
+                        : "-",
+                    "\t", recorded != nullptr ? recorded->cases : 0, "\t",
+                    absl::StrJoin(marks, ","), "\n");
+    if (!e.is_random && !e.writes && e.reason != kNoDenseKernel) {
+      ++dense;
+      if (cases.valid > 0) ++dense_covered;
+    }
     if (!e.is_private && !e.is_random && !e.writes) {
       ++counted;
       if (cases.valid > 0) ++covered;
       if (e.reason == kNoDenseKernel) ++no_dense_kernel;
+      if (cases.tried > 0) rates.push_back(ValidRate(cases));
     }
   }
+  std::sort(rates.begin(), rates.end());
   absl::StrAppend(&text, "SUMMARY: ", covered, " of ", counted,
                   " functional, non-private, non-random overloads (", covered,
                   " of the ", counted - no_dense_kernel,
@@ -214,6 +245,21 @@ std::string ListOpsText() {
                                    : absl::StrCat(" (stats in ", findings, "/",
                                                   kOpStatsFile, ")"),
                   "\n");
+  absl::StrAppend(
+      &text, "SUMMARY: ", dense_covered, " of ", dense,
+      " functional, non-random overloads with a kernel for dense tensors, "
+      "private ones included, have had a valid case (",
+      absl::StrFormat("%.1f%%",
+                      dense > 0 ? 100.0 * dense_covered / dense : 0.0),
+      "); median valid rate ",
+      rates.empty() ? std::string("-")
+                    : absl::StrFormat("%.1f%%", 100 * rates[rates.size() / 2]),
+      " over the ", rates.size(), " non-private ones drawn; ",
+      seeds.ok()
+          ? absl::StrCat(seeds->index().size(),
+                         " overloads have recorded seeds (", seeds->dir(), ")")
+          : std::string(seeds.status().message()),
+      "\n");
   return text;
 }
 
@@ -389,6 +435,7 @@ absl::StatusOr<SupervisorOptions> IsolationFromFlags() {
   DPFUZZ_ASSIGN_OR_RETURN(o.timeout_seconds, ParseSeconds("timeout", timeout));
   o.rss_limit_mb = absl::GetFlag(FLAGS_rss_limit_mb);
   o.worker.libraries = absl::GetFlag(FLAGS_load);
+  o.worker.seeds_dir = absl::GetFlag(FLAGS_seeds);
   if (o.rss_limit_mb < 0) {
     return UsageError(
         absl::StrCat("flag --rss_limit_mb=", o.rss_limit_mb, ": must be >= 0"));

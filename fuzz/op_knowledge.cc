@@ -23,6 +23,10 @@ Tally TallyFrom(const nlohmann::json& j) {
 
 }  // namespace
 
+double ValidRate(const Tally& t) {
+  return t.tried == 0 ? 0.0 : static_cast<double>(t.valid) / t.tried;
+}
+
 absl::StatusOr<OpKnowledge> OpKnowledge::Load(const std::string& path) {
   OpKnowledge k;
   if (::access(path.c_str(), F_OK) != 0) return k;
@@ -33,6 +37,7 @@ absl::StatusOr<OpKnowledge> OpKnowledge::Load(const std::string& path) {
     for (const auto& [op, stats] : j.at("ops").items()) {
       OpStats& s = k.ops_[op];
       s.all = TallyFrom(stats.at("all"));
+      if (stats.contains("seeded")) s.seeded = TallyFrom(stats.at("seeded"));
       for (const auto& [key, tally] : stats.at("by_draw").items()) {
         s.by_draw[key] = TallyFrom(tally);
       }
@@ -49,7 +54,9 @@ absl::Status OpKnowledge::Save(const std::string& path) const {
   for (const auto& [op, s] : ops_) {
     nlohmann::json by_draw = nlohmann::json::object();
     for (const auto& [key, tally] : s.by_draw) by_draw[key] = ToJson(tally);
-    ops[op] = {{"all", ToJson(s.all)}, {"by_draw", by_draw}};
+    ops[op] = {{"all", ToJson(s.all)},
+               {"seeded", ToJson(s.seeded)},
+               {"by_draw", by_draw}};
   }
   const nlohmann::json j = {{"format", "dpfuzz-op-stats"},
                             {"note", "tallies are [tried, valid]"},
@@ -58,14 +65,12 @@ absl::Status OpKnowledge::Save(const std::string& path) const {
 }
 
 void OpKnowledge::Record(const std::string& op, DType dtype, uint64_t seed,
-                         bool valid) {
+                         bool valid, bool seeded) {
   OpStats& s = ops_[op];
-  Tally& d = s.by_draw[DrawKey(dtype, seed)];
-  ++s.all.tried;
-  ++d.tried;
-  if (valid) {
-    ++s.all.valid;
-    ++d.valid;
+  for (Tally* t :
+       {&s.all, seeded ? &s.seeded : &s.by_draw[DrawKey(dtype, seed)]}) {
+    ++t->tried;
+    if (valid) ++t->valid;
   }
 }
 

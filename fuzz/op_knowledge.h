@@ -2,13 +2,15 @@
 // findings directory (op_stats.json) from one campaign to the next.
 //
 // For every op: the cases drawn and the valid ones (the op accepted the
-// contiguous baseline's arguments), in all and per dtype and schema plan
+// contiguous baseline's arguments), in all, those drawn from recorded seeds
+// (generators/seed_corpus.h), and the others per dtype and schema plan
 // (generators/schema_args.h: rank and shape relation). A campaign prefers,
 // for a generic op, the draws whose dtype and plan have worked before
 // (Estimate); `dpfuzz list-ops` shows the counts.
 //
 //   OpKnowledge k = *OpKnowledge::Load(dir + "/op_stats.json");
-//   k.Record("aten::add.Tensor", DType::kFloat32, seed, /*valid=*/true);
+//   k.Record("aten::add.Tensor", DType::kFloat32, seed, /*valid=*/true,
+//            /*seeded=*/false);
 //   k.Save(path);
 
 #ifndef DPFUZZ_FUZZ_OP_KNOWLEDGE_H_
@@ -30,8 +32,16 @@ struct Tally {
   int64_t valid = 0;
 };
 
+// valid / tried; 0 when nothing was tried.
+double ValidRate(const Tally& t);
+
 struct OpStats {
-  Tally all;
+  Tally all;     // Every draw, seeded ones included.
+  Tally seeded;  // The draws from recorded seeds.
+  // The draws from the op spec (curated or schema): all - seeded.
+  Tally drawn() const {
+    return Tally{all.tried - seeded.tried, all.valid - seeded.valid};
+  }
   std::map<std::string, Tally> by_draw;  // "f32 r2/same" -> tally.
 };
 
@@ -42,7 +52,8 @@ class OpKnowledge {
   static absl::StatusOr<OpKnowledge> Load(const std::string& path);
   absl::Status Save(const std::string& path) const;
 
-  void Record(const std::string& op, DType dtype, uint64_t seed, bool valid);
+  void Record(const std::string& op, DType dtype, uint64_t seed, bool valid,
+              bool seeded);
 
   // The chance that this draw is valid: (valid + 1) / (tried + 2) of its
   // dtype and plan, so untried draws count as even odds.

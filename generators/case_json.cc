@@ -38,6 +38,11 @@ Json SpecToJson(const TensorSpec& spec) {
       {"distribution", std::string(DistributionName(spec.values.distribution))},
       {"specials", specials}};
   if (spec.values.high != 0) values["high"] = spec.values.high;
+  if (!spec.values.data.empty()) {
+    Json data = Json::array();
+    for (double v : spec.values.data) data.push_back(FloatToJson(v));
+    values["data"] = data;
+  }
   return Json{
       {"dtype", std::string(DTypeName(spec.dtype))},
       {"device", std::string(DeviceName(spec.device))},
@@ -220,8 +225,8 @@ class Reader {
 
 absl::StatusOr<ValueRecipe> RecipeFromJson(const Reader& r, const Json& j,
                                            const std::string& path) {
-  DPFUZZ_RETURN_IF_ERROR(
-      r.CheckObject(j, path, {"seed", "distribution"}, {"specials", "high"}));
+  DPFUZZ_RETURN_IF_ERROR(r.CheckObject(j, path, {"seed", "distribution"},
+                                       {"specials", "high", "data"}));
   ValueRecipe recipe;
   DPFUZZ_ASSIGN_OR_RETURN(recipe.seed,
                           r.Uint(j["seed"], Reader::Join(path, "seed")));
@@ -234,6 +239,19 @@ absl::StatusOr<ValueRecipe> RecipeFromJson(const Reader& r, const Json& j,
                             r.Int(j["high"], Reader::Join(path, "high")));
     if (recipe.high < 0)
       return r.Error(Reader::Join(path, "high"), "must be >= 0");
+  }
+  if (j.contains("data")) {
+    const std::string data_path = Reader::Join(path, "data");
+    if (!j["data"].is_array()) {
+      return r.Error(data_path, "must be an array of numbers");
+    }
+    recipe.data.reserve(j["data"].size());
+    for (size_t i = 0; i < j["data"].size(); ++i) {
+      DPFUZZ_ASSIGN_OR_RETURN(
+          double v,
+          r.Float(j["data"][i], absl::StrCat(data_path, "[", i, "]")));
+      recipe.data.push_back(v);
+    }
   }
   if (j.contains("specials")) {
     const std::string specials_path = Reader::Join(path, "specials");

@@ -68,6 +68,13 @@ bool IsComplex(DType dtype) {
   return dtype == DType::kComplex64 || dtype == DType::kComplex128;
 }
 
+DTypeKind KindOf(DType dtype) {
+  if (IsFloating(dtype)) return DTypeKind::kFloating;
+  if (IsComplex(dtype)) return DTypeKind::kComplex;
+  if (IsIntegral(dtype)) return DTypeKind::kIntegral;
+  return DTypeKind::kBool;
+}
+
 bool IsIntegral(DType dtype) {
   return dtype == DType::kUInt8 || dtype == DType::kInt8 ||
          dtype == DType::kInt16 || dtype == DType::kInt32 ||

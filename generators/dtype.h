@@ -52,6 +52,15 @@ bool IsFloating(DType dtype);  // f16, bf16, f32, f64 (not complex).
 bool IsComplex(DType dtype);   // c64, c128.
 bool IsIntegral(DType dtype);  // u8 .. i64 (not bool).
 
+// The kinds a value can move between without changing what it means.
+enum class DTypeKind : uint8_t {
+  kFloating,  // f16, bf16, f32, f64
+  kComplex,   // c64, c128
+  kIntegral,  // u8 .. i64
+  kBool,      // b8
+};
+DTypeKind KindOf(DType dtype);
+
 // The real type of one component: c64 -> f32, c128 -> f64, else itself.
 DType ComponentType(DType dtype);
 

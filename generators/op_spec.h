@@ -55,15 +55,23 @@ enum OpRule : uint32_t {
 };
 
 struct OpSpec {
-  std::string op;               // "aten::add"
-  std::string overload;         // Functional overload: "Tensor"; "" none.
-  std::string out_overload;     // "out" for aten::add.out; "" when none.
-  bool has_inplace = false;     // aten::add_ with the functional overload.
+  std::string op;            // "aten::add"
+  std::string overload;      // Functional overload: "Tensor"; "" none.
+  std::string out_overload;  // "out" for aten::add.out; "" when none.
+  bool has_inplace = false;  // aten::add_ with the functional overload.
+  // `op` exists only in place (myns::scale_, no functional overload): it
+  // is its own in-place variant, the only one, and its contiguous baseline
+  // is the same op on a contiguous copy of self.
+  bool inplace_only = false;
   std::string family;           // "pointwise", "reduction", ...
   bool differentiable = false;  // Backward is checked for float dtypes.
   Comparison comparison = Comparison::kExact;
   uint32_t rules = 0;         // Bit set of OpRule.
   std::vector<DType> dtypes;  // Dtypes make_args accepts.
+  // Tensor arguments that keep the contiguous layout: the op addresses
+  // their storage through explicit strides it is given (as_strided_scatter's
+  // self), so another layout means other elements by definition.
+  std::vector<std::string> fixed_layout = {};
   // Logical arguments of one case for `dtype`, named as in the schema.
   std::function<std::vector<Argument>(Rng& rng, DType dtype)> make_args;
 };

@@ -310,7 +310,8 @@ std::string UndrawableReason(const c10::FunctionSchema& schema) {
 }
 
 absl::StatusOr<std::vector<Argument>> DrawSchemaArgs(
-    const c10::FunctionSchema& schema, DType dtype, Rng& rng) {
+    const c10::FunctionSchema& schema, DType dtype, Rng& rng,
+    bool draw_written) {
   const std::string reason = UndrawableReason(schema);
   if (!reason.empty()) {
     return absl::InvalidArgumentError(
@@ -319,7 +320,7 @@ absl::StatusOr<std::vector<Argument>> DrawSchemaArgs(
   Drawer drawer(DrawPlan(rng), dtype, rng);
   std::vector<Argument> args;
   for (const c10::Argument& arg : schema.arguments()) {
-    if (IsWritten(arg)) continue;
+    if (IsWritten(arg) && !draw_written) continue;
     std::optional<ArgValue> value = drawer.Draw(arg);
     if (value.has_value()) args.push_back(Arg(arg.name(), std::move(*value)));
   }

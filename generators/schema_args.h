@@ -69,10 +69,12 @@ bool IsTensorLike(const c10::TypePtr& type);
 std::string UndrawableReason(const c10::FunctionSchema& schema);
 
 // The arguments of one case, named as in the schema; written (alias "!")
-// arguments are left to the engine. An error when UndrawableReason is
-// not empty.
+// arguments are left to the engine, but for `draw_written` (an op that
+// exists only in place: its self is drawn as an input). An error when
+// UndrawableReason is not empty.
 absl::StatusOr<std::vector<Argument>> DrawSchemaArgs(
-    const c10::FunctionSchema& schema, DType dtype, Rng& rng);
+    const c10::FunctionSchema& schema, DType dtype, Rng& rng,
+    bool draw_written = false);
 
 }  // namespace dpfuzz
 

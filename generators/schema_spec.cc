@@ -14,12 +14,15 @@ namespace dpfuzz {
 namespace {
 
 // Ops whose result is a fact about the input's layout (its strides, its
-// contiguity, its storage; the sym_ forms of 2.x too), that read storage
-// through strides they are given (_reshape_alias) or take from another
-// tensor (slice_inverse views src's storage with self's geometry), or keep
-// it where the old strides put it (resize), or that succeed only for some
-// strides by definition (view and its copy and unsafe forms): a strided
-// variant differs by definition.
+// contiguity, its storage; the sym_ forms of 2.x too), that are views of
+// storage through strides they are given (as_strided, _reshape_alias) or
+// take from another tensor (slice_inverse views src's storage with self's
+// geometry), or keep it where the old strides put it (resize, and its
+// in-place forms), or that succeed only for some strides by definition
+// (view and its copy and unsafe forms): a strided variant differs by
+// definition. Ops that copy from strides they are given
+// (as_strided_scatter, as_strided_copy) are fuzzed with that tensor
+// contiguous instead (FixedLayout).
 bool ResultIsLayout(const std::string& op) {
   static const std::set<std::string> kQueries = {
       "aten::stride",
@@ -37,14 +40,40 @@ bool ResultIsLayout(const std::string& op) {
       "aten::_reshape_alias_copy",
       "aten::_nested_tensor_strides",
       "aten::data",
+      "aten::as_strided",
+      "aten::as_strided_",
+      "aten::_nested_view_from_buffer",
       "aten::resize",
+      "aten::resize_",
       "aten::resize_as",
+      "aten::resize_as_",
       "aten::view",
       "aten::view_as",
       "aten::view_copy",
       "aten::_unsafe_view",
   };
-  return kQueries.count(op) > 0 || absl::StrContains(op, "strided");
+  return kQueries.count(op) > 0;
+}
+
+// An op given explicit strides (an int[] argument named "stride":
+// as_strided_scatter, as_strided_copy, set_ from a source, new_empty_strided)
+// addresses the storage of the first tensor it reads through them: that
+// tensor keeps the contiguous layout (OpSpec::fixed_layout).
+std::vector<std::string> FixedLayout(const c10::FunctionSchema& schema) {
+  bool has_stride = false;
+  for (const c10::Argument& arg : schema.arguments()) {
+    has_stride |= arg.name() == "stride" &&
+                  arg.real_type()->kind() == c10::TypeKind::ListType;
+  }
+  if (!has_stride) return {};
+  for (const c10::Argument& arg : schema.arguments()) {
+    const bool written =
+        arg.alias_info() != nullptr && arg.alias_info()->isWrite();
+    if (!written && arg.real_type()->kind() == c10::TypeKind::TensorType) {
+      return {arg.name()};
+    }
+  }
+  return {};
 }
 
 // Words in the names of ops that draw random numbers, for the versions and
@@ -78,6 +107,12 @@ bool Writes(const c10::FunctionSchema& schema) {
   }
   return false;
 }
+
+// An overload that writes exactly one argument, its first (a tensor, not
+// out=), with no functional overload of the same name beside it
+// (`op` without its trailing "_"): an op that exists only in place, fuzzed
+// as its own in-place variant (OpSpec::inplace_only).
+bool IsInplaceOnly(const OverloadName& name, const c10::FunctionSchema& schema);
 
 bool HasTensorArgument(const c10::FunctionSchema& schema) {
   for (const c10::Argument& arg : schema.arguments()) {
@@ -150,6 +185,25 @@ bool HasInplace(const OverloadName& name,
          h->schema().arguments().size() == functional.arguments().size();
 }
 
+bool IsInplaceOnly(const OverloadName& name,
+                   const c10::FunctionSchema& schema) {
+  const auto& args = schema.arguments();
+  int written = 0;
+  for (const c10::Argument& arg : args) {
+    written += arg.alias_info() != nullptr && arg.alias_info()->isWrite();
+  }
+  if (written != 1 || args[0].alias_info() == nullptr ||
+      !args[0].alias_info()->isWrite() || args[0].kwarg_only() ||
+      args[0].real_type()->kind() != c10::TypeKind::TensorType) {
+    return false;
+  }
+  if (InplaceRefusesViews(name.op)) return false;
+  const bool trailing = absl::EndsWith(name.op, "_");
+  return !trailing ||
+         !Find(name.op.substr(0, name.op.size() - 1), name.overload)
+              .has_value();
+}
+
 }  // namespace
 
 bool IsPrivateOp(const OverloadName& name) {
@@ -173,7 +227,7 @@ absl::StatusOr<std::string> GenericExclusion(const OverloadName& name) {
         "operator ", name.Full(), " is not registered with this LibTorch"));
   }
   const c10::FunctionSchema& schema = h->schema();
-  if (Writes(schema)) {
+  if (Writes(schema) && !IsInplaceOnly(name, schema)) {
     return std::string(kWritesArguments);
   }
   if (ResultIsLayout(name.op)) {
@@ -185,7 +239,7 @@ absl::StatusOr<std::string> GenericExclusion(const OverloadName& name) {
   if (!HasDenseKernel(*h)) {
     return std::string(kNoDenseKernel);
   }
-  return UndrawableReason(schema);
+  return UndrawableReason(schema);  // A written self is a tensor: drawable.
 }
 
 absl::StatusOr<OpSpec> GenericOpSpec(const OverloadName& name) {
@@ -199,8 +253,12 @@ absl::StatusOr<OpSpec> GenericOpSpec(const OverloadName& name) {
   OpSpec spec;
   spec.op = name.op;
   spec.overload = name.overload;
-  spec.out_overload = OutOverload(name, schema);
-  spec.has_inplace = HasInplace(name, schema);
+  spec.inplace_only = IsInplaceOnly(name, schema);
+  if (!spec.inplace_only) {
+    spec.out_overload = OutOverload(name, schema);
+    spec.has_inplace = HasInplace(name, schema);
+  }
+  spec.fixed_layout = FixedLayout(schema);
   spec.family = "generic";
   spec.differentiable = true;
   spec.comparison = Comparison::kTolerance;
@@ -208,9 +266,10 @@ absl::StatusOr<OpSpec> GenericOpSpec(const OverloadName& name) {
                (IsRandomOp(name) ? kRuleNondeterministic : 0u) |
                (ReturnsValuesAndIndices(schema) ? kRuleTiedIndices : 0u);
   spec.dtypes = AllDTypes();
-  spec.make_args = [schema](Rng& rng, DType dtype) {
+  spec.make_args = [schema, inplace_only = spec.inplace_only](Rng& rng,
+                                                              DType dtype) {
     // UndrawableReason was empty, so the draw cannot fail.
-    return *DrawSchemaArgs(schema, dtype, rng);
+    return *DrawSchemaArgs(schema, dtype, rng, inplace_only);
   };
   return spec;
 }

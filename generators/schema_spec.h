@@ -13,6 +13,11 @@
 // has its baseline run twice to find the nondeterministic ones
 // (kRuleCheckDeterminism).
 //
+// An op that exists only in place (it writes its first argument and no
+// functional overload of its name exists: myns::scale_, ATen's
+// fill_diagonal_) is fuzzed as its own in-place variant. One given explicit
+// strides (as_strided_scatter) keeps the tensor they address contiguous.
+//
 // Some ops cannot be fuzzed this way; GenericStatus says why:
 //   writes its arguments (fuzzed as the out=/in-place variant of another);
 //   its result is the layout itself (as_strided, stride, is_contiguous,

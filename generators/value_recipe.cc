@@ -12,7 +12,7 @@
 namespace dpfuzz {
 namespace {
 
-constexpr NameTable<Distribution, 7> kDistributions = {{
+constexpr NameTable<Distribution, 8> kDistributions = {{
     {Distribution::kZeros, "zeros"},
     {Distribution::kOnes, "ones"},
     {Distribution::kSmallInt, "small_int"},
@@ -20,6 +20,7 @@ constexpr NameTable<Distribution, 7> kDistributions = {{
     {Distribution::kWide, "wide"},
     {Distribution::kIndices, "indices"},
     {Distribution::kUniqueIndices, "unique_indices"},
+    {Distribution::kExplicit, "explicit"},
 }};
 
 constexpr NameTable<Special, 7> kSpecials = {{
@@ -55,6 +56,9 @@ std::string ValueRecipeToString(const ValueRecipe& recipe) {
   if (recipe.distribution == Distribution::kIndices ||
       recipe.distribution == Distribution::kUniqueIndices) {
     absl::StrAppend(&out, "<", recipe.high);
+  }
+  if (recipe.distribution == Distribution::kExplicit) {
+    absl::StrAppend(&out, "[", recipe.data.size(), "]");
   }
   absl::StrAppend(&out, "#", recipe.seed);
   std::vector<absl::string_view> names;

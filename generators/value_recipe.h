@@ -10,6 +10,11 @@
 //               .specials = kSpecialNaN | kSpecialNegZero}
 //   prints as "dyadic#7+nan,-0"
 //
+// kExplicit keeps the values themselves (`data`, row-major, cycled when the
+// tensor has more elements): seeds recorded from PyTorch's own samples
+// (generators/seed_corpus.h) hold indices a real forward produced, masks,
+// lengths and offsets that only those exact values make valid.
+//
 // Note [Exact values]
 // kZeros, kOnes, kSmallInt and kDyadic only produce values that every dtype
 // dpfuzz generates holds exactly (bf16 has 8 significant bits, so small
@@ -21,8 +26,10 @@
 #define DPFUZZ_GENERATORS_VALUE_RECIPE_H_
 
 #include <cstdint>
+#include <cstring>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -39,6 +46,7 @@ enum class Distribution : uint8_t {
   kUniqueIndices,  // As kIndices, distinct within each run of the last dim
                    // (scatter targets without duplicates); needs
                    // size(-1) <= high.
+  kExplicit,       // The values of `data`, converted to the dtype.
 };
 
 // Special values, a bit set. Each applies only where the dtype has it: the
@@ -59,17 +67,36 @@ struct ValueRecipe {
   Distribution distribution = Distribution::kSmallInt;
   uint32_t specials = 0;  // Bit set of Special.
   int64_t high = 0;       // Exclusive bound of kIndices, kUniqueIndices.
+  std::vector<double> data = {};  // kExplicit's values; empty for the others.
 
   friend bool operator==(const ValueRecipe& a, const ValueRecipe& b) {
+    // `data` compares by bits: a NaN equals itself, -0.0 differs from 0.0.
     return a.seed == b.seed && a.distribution == b.distribution &&
-           a.specials == b.specials && a.high == b.high;
+           a.specials == b.specials && a.high == b.high &&
+           SameBits(a.data, b.data);
   }
   friend bool operator!=(const ValueRecipe& a, const ValueRecipe& b) {
     return !(a == b);
   }
   template <typename H>
   friend H AbslHashValue(H h, const ValueRecipe& r) {
-    return H::combine(std::move(h), r.seed, r.distribution, r.specials, r.high);
+    h = H::combine(std::move(h), r.seed, r.distribution, r.specials, r.high,
+                   r.data.size());
+    for (double v : r.data) h = H::combine(std::move(h), BitsOf(v));
+    return h;
+  }
+
+ private:
+  static uint64_t BitsOf(double v) {
+    uint64_t bits;
+    std::memcpy(&bits, &v, sizeof(bits));
+    return bits;
+  }
+  static bool SameBits(const std::vector<double>& a,
+                       const std::vector<double>& b) {
+    return a.size() == b.size() &&
+           (a.empty() ||
+            std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
   }
 };
 
@@ -81,7 +108,8 @@ absl::StatusOr<Distribution> ParseDistribution(absl::string_view name);
 absl::string_view SpecialName(Special special);
 absl::StatusOr<Special> ParseSpecial(absl::string_view name);
 
-// "dyadic#7+nan,-0"; "small_int#3" without specials; "indices<5#3".
+// "dyadic#7+nan,-0"; "small_int#3" without specials; "indices<5#3";
+// "explicit[12]#0" (12 values).
 std::string ValueRecipeToString(const ValueRecipe& recipe);
 std::ostream& operator<<(std::ostream& os, const ValueRecipe& recipe);
 

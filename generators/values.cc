@@ -75,6 +75,8 @@ double DrawReal(Distribution distribution, DType component, Rng& rng) {
     case Distribution::kIndices:
     case Distribution::kUniqueIndices:
       break;  // Drawn by GenerateIndices.
+    case Distribution::kExplicit:
+      break;  // Given, by GenerateExplicit.
     case Distribution::kWide: {
       const int max_exp = MaxExponent(component);
       const double mantissa = 1.0 + rng.UniformDouble();
@@ -198,6 +200,42 @@ std::vector<uint8_t> GenerateIndices(const ValueRecipe& recipe, DType dtype,
   return out;
 }
 
+// kExplicit: the recipe's values in row-major order, cycled; each converted
+// to the dtype (integers clamped to its range, non-zero is true), and one
+// that equals the poison pattern moved off it.
+std::vector<uint8_t> GenerateExplicit(const ValueRecipe& recipe, DType dtype,
+                                      const Dims& sizes) {
+  const int64_t numel = ComputeNumel(sizes);
+  std::vector<uint8_t> out;
+  out.reserve(numel * ElementSize(dtype));
+  int64_t lo = 0;
+  int64_t hi = 1;
+  if (IsIntegral(dtype)) IntegerRange(dtype, lo, hi);
+  for (int64_t i = 0; i < numel; ++i) {
+    const size_t start = out.size();
+    double v = recipe.data.empty() ? 0.0 : recipe.data[i % recipe.data.size()];
+    if (IsFloating(dtype) || IsComplex(dtype)) {
+      AppendReal(v, ComponentType(dtype), out);
+      if (IsComplex(dtype)) AppendReal(0.0, ComponentType(dtype), out);
+    } else if (dtype == DType::kBool) {
+      AppendInteger(v != 0 ? 1 : 0, dtype, out);
+    } else {
+      // Compared as doubles first: casting one past int64's range is UB.
+      const int64_t n = std::isnan(v)                  ? 0
+                        : v >= static_cast<double>(hi) ? hi
+                        : v <= static_cast<double>(lo)
+                            ? lo
+                            : static_cast<int64_t>(v);
+      AppendInteger(n, dtype, out);
+      if (IsPoison(dtype, out.data() + start)) {
+        out.resize(start);
+        AppendInteger(n > lo ? n - 1 : n + 1, dtype, out);
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 uint32_t ApplicableSpecials(uint32_t specials, DType dtype) {
@@ -212,6 +250,9 @@ std::vector<uint8_t> GenerateValues(const ValueRecipe& recipe, DType dtype,
   if (recipe.distribution == Distribution::kIndices ||
       recipe.distribution == Distribution::kUniqueIndices) {
     return GenerateIndices(recipe, dtype, sizes);
+  }
+  if (recipe.distribution == Distribution::kExplicit) {
+    return GenerateExplicit(recipe, dtype, sizes);
   }
   const int64_t numel = ComputeNumel(sizes);
   Rng rng(recipe.seed);

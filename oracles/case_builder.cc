@@ -2,6 +2,7 @@
 
 #include <ATen/core/grad_mode.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -32,13 +33,17 @@ absl::StatusOr<TensorSpec> SpecLike(const at::Tensor& like, bool written,
 }
 
 // Gives input tensors new layouts (see the header); `written` ones never
-// overlap.
+// overlap, `fixed` ones keep theirs (OpSpec::fixed_layout).
 void VaryLayouts(std::vector<Argument>& args,
                  const std::set<std::string>& written,
+                 const std::vector<std::string>& fixed,
                  const BuildOptions& options, Rng& rng) {
   std::vector<TensorSpec*> specs;
   std::vector<bool> writable;
   for (Argument& arg : args) {
+    if (std::find(fixed.begin(), fixed.end(), arg.name) != fixed.end()) {
+      continue;
+    }
     if (auto* t = std::get_if<TensorSpec>(&arg.value)) {
       specs.push_back(t);
       writable.push_back(written.count(arg.name) > 0);
@@ -149,6 +154,7 @@ absl::Status AddGradients(Case& c, DType dtype, const c10::OperatorHandle& op,
 }  // namespace
 
 std::vector<Variant> VariantsOf(const OpSpec& spec) {
+  if (spec.inplace_only) return {Variant::kInplace};
   std::vector<Variant> variants = {Variant::kFunctional};
   if (!spec.out_overload.empty()) variants.push_back(Variant::kOut);
   if (spec.has_inplace) variants.push_back(Variant::kInplace);
@@ -182,7 +188,7 @@ absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
   // contract_rules.h).
   std::set<std::string> never_overlap = written;
   for (std::string& name : MutatedByDesign(c)) never_overlap.insert(name);
-  VaryLayouts(c.args, never_overlap, options, rng);
+  VaryLayouts(c.args, never_overlap, spec.fixed_layout, options, rng);
 
   // The probe: the functional call on the baseline of these inputs.
   CallResult probe;
@@ -204,7 +210,10 @@ absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
       c.args.push_back(Argument{written_list[i], *out});
     }
   } else if (variant == Variant::kInplace) {
-    const Argument* self = FindArgument(c, "self");
+    // The written argument: "self" for ATen, any name for an in-place-only
+    // custom op (myns::scale_(Tensor(a!) x)).
+    const Argument* self =
+        FindArgument(c, written_list.empty() ? "self" : written_list[0]);
     const auto* self_spec =
         self ? std::get_if<TensorSpec>(&self->value) : nullptr;
     if (self_spec == nullptr || probe.outputs.empty() ||

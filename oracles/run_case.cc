@@ -281,9 +281,10 @@ absl::StatusOr<c10::OperatorHandle> OperatorFor(const OpSpec& spec,
       if (spec.out_overload.empty()) break;
       return FindOperator(spec.op, spec.out_overload);
     case Variant::kInplace:
+      if (spec.inplace_only) return FindOperator(spec.op, spec.overload);
       if (!spec.has_inplace) break;
       return FindOperator(spec.op + "_", spec.overload);
-    default:
+    default:  // An in-place-only op's probe is the op itself.
       return FindOperator(spec.op, spec.overload);
   }
   return absl::InvalidArgumentError(

@@ -10,6 +10,8 @@ TEST(TicketTest, DrawAndFileTicketsRoundTrip) {
        {DrawTicket("aten::add.Tensor", DType::kBFloat16, Variant::kOut, 0),
         DrawTicket("planted::segv_neg", DType::kInt64, Variant::kInplace,
                    18446744073709551615ull),
+        SeededTicket("aten::nll_loss_forward", DType::kFloat64, Variant::kOut,
+                     12),
         FileTicket("findings/mismatch-cat-0123/case.json"),
         FileTicket("/tmp/a path with spaces/case.json")}) {
     absl::StatusOr<std::string> line = EncodeTicket(t);
@@ -22,6 +24,12 @@ TEST(TicketTest, DrawAndFileTicketsRoundTrip) {
   EXPECT_EQ(*EncodeTicket(DrawTicket("aten::add.Tensor", DType::kFloat32,
                                      Variant::kOut, 7)),
             "draw aten::add.Tensor f32 out 7");
+  EXPECT_EQ(*EncodeTicket(SeededTicket("aten::add.Tensor", DType::kFloat32,
+                                       Variant::kOut, 7)),
+            "seeded aten::add.Tensor f32 out 7");
+  EXPECT_EQ(TicketToString(SeededTicket("aten::add.Tensor", DType::kFloat32,
+                                        Variant::kOut, 7)),
+            "aten::add.Tensor f32 out seed 7 from recorded seeds");
 }
 
 TEST(TicketTest, WhatCannotBeOneLineIsAnError) {

@@ -2,9 +2,10 @@
 // for the --load tests: dpfuzz knows nothing of these ops but their
 // schemas (no curated spec), so it fuzzes them through the generic path.
 //
-// Three have planted layout bugs, in a CPU kernel, an Autograd kernel's
-// backward and an out= kernel; the good_* ops are correct and must never
-// be reported. Test code only: a shared library of its own, loaded with
+// Four have planted layout bugs, in a CPU kernel, an Autograd kernel's
+// backward, an out= kernel and an op that exists only in place (scale_);
+// the good_* ops are correct and must never be reported. Test code only: a
+// shared library of its own, loaded with
 // --load, never linked into dpfuzz.
 
 #include <ATen/ATen.h>
@@ -98,6 +99,17 @@ at::Tensor& GoodTwiceOut(const at::Tensor& self, at::Tensor& out) {
   return at::mul_out(out, self, at::scalar_tensor(2, self.options()));
 }
 
+// scale_: exists only in place (no functional scale); writes the scaled
+// values contiguously from x's data pointer, whatever x's strides.
+at::Tensor& Scale(at::Tensor& x, double factor) {
+  TORCH_CHECK(x.scalar_type() == at::kFloat, "scale_: float only");
+  const at::Tensor dense = (x * factor).contiguous();
+  std::memcpy(x.data_ptr(), dense.data_ptr(), dense.nbytes());
+  return x;
+}
+
+at::Tensor& GoodScale(at::Tensor& x, double factor) { return x.mul_(factor); }
+
 }  // namespace
 
 TORCH_LIBRARY(dpfuzz_custom, m) {
@@ -108,6 +120,8 @@ TORCH_LIBRARY(dpfuzz_custom, m) {
   m.def("twice.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
   m.def("good_twice(Tensor self) -> Tensor");
   m.def("good_twice.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("scale_(Tensor(a!) x, float factor) -> Tensor(a!)");
+  m.def("good_scale_(Tensor(a!) x, float factor) -> Tensor(a!)");
 }
 
 TORCH_LIBRARY_IMPL(dpfuzz_custom, CPU, m) {
@@ -118,6 +132,8 @@ TORCH_LIBRARY_IMPL(dpfuzz_custom, CPU, m) {
   m.impl("twice.out", TORCH_FN(TwiceOut));
   m.impl("good_twice", TORCH_FN(GoodTwice));
   m.impl("good_twice.out", TORCH_FN(GoodTwiceOut));
+  m.impl("scale_", TORCH_FN(Scale));
+  m.impl("good_scale_", TORCH_FN(GoodScale));
 }
 
 TORCH_LIBRARY_IMPL(dpfuzz_custom, Autograd, m) {

@@ -2,8 +2,9 @@
 # Custom operators loaded with --load and fuzzed through the generic
 # (schema-driven) path only:
 #   load_test.sh PATH_TO_DPFUZZ PATH_TO_LIBDPFUZZ_CUSTOM_OPS
-# The library's three planted bugs (a CPU kernel, an Autograd backward, an
-# out= kernel; tests/custom_ops/custom_ops.cc) are each found and reduced;
+# The library's four planted bugs (a CPU kernel, an Autograd backward, an
+# out= kernel, an in-place-only op; tests/custom_ops/custom_ops.cc) are
+# each found and reduced;
 # its good_* ops give no finding; list-ops shows the loaded ops; a missing
 # library or an unloaded op is a usage error.
 set -u
@@ -20,14 +21,15 @@ die() { echo "FAIL: $*"; fail=1; }
   --alias=false --python_check=false --findings="$dir/f" >"$dir/out" 2>&1
 status=$?
 [ "$status" = 1 ] || die "campaign exit $status, expected 1"
-grep -q "^INFO: dpfuzz .* 5 op(s)" "$dir/out" || die "the pattern did not name the 5 functional custom ops"
-for op in scaled_add square twice; do
+grep -q "^INFO: dpfuzz .* 7 op(s)" "$dir/out" || die "the pattern did not name the 5 functional and 2 in-place-only custom ops"
+for op in scaled_add square twice scale_; do
   ls -d "$dir/f/"*-"$op"-* >/dev/null 2>&1 || die "no finding for planted bug $op"
   grep -q "^INFO: reduced dpfuzz_custom::$op|" "$dir/out" || die "$op finding not reduced"
 done
 grep -q "^BUG: .* dpfuzz_custom::square functional gradient" "$dir/out" ||
   die "square's backward bug not reported as grad_mismatch"
 grep -q "^BUG: .* dpfuzz_custom::twice out " "$dir/out" || die "twice's out= bug not found in the out variant"
+grep -q "^BUG: .* dpfuzz_custom::scale_ inplace " "$dir/out" || die "scale_'s bug not found in its in-place variant"
 ls -d "$dir/f/"*good_* >/dev/null 2>&1 && die "a finding for a correct op: $(ls "$dir/f")"
 grep -q "^BUG: .* dpfuzz_custom::twice functional" "$dir/out" && die "a finding for twice's correct functional kernel"
 [ "$fail" = 0 ] || cat "$dir/out"
@@ -36,6 +38,7 @@ grep -q "^BUG: .* dpfuzz_custom::twice functional" "$dir/out" && die "a finding 
 "$dpfuzz" list-ops --load="$lib" --op='dpfuzz_custom::*' >"$dir/list" 2>&1 || die "list-ops exit $?"
 grep -q "^dpfuzz_custom::twice	generic	.*functional,out" "$dir/list" || { die "list-ops: twice"; cat "$dir/list"; }
 grep -q "^dpfuzz_custom::twice.out	excluded	" "$dir/list" || die "list-ops: twice.out not shown as excluded"
+grep -q "^dpfuzz_custom::good_scale_	generic	generic	inplace	" "$dir/list" || die "list-ops: the in-place-only good_scale_ not fuzzed in place"
 
 # Usage errors: one line, exit 2.
 "$dpfuzz" --op=dpfuzz_custom::square --max_time=1 >"$dir/err" 2>&1

@@ -44,6 +44,10 @@ Case RandomCase(Rng& rng) {
       if (rng.OneIn(3)) {
         s.values.distribution = Distribution::kUniqueIndices;
         s.values.high = rng.Uniform(1, 9);
+      } else if (rng.OneIn(3)) {  // Recorded seed values, specials too.
+        s.values.distribution = Distribution::kExplicit;
+        for (int k = 0; k < 3; ++k)
+          s.values.data.push_back(floats[rng.Uniform(0, 7)]);
       }
       return s;
     };

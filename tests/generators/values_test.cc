@@ -123,5 +123,35 @@ TEST(ValueRecipeTest, PrintsAndParsesNames) {
   EXPECT_FALSE(ParseSpecial("NaN").ok());
 }
 
+TEST(ExplicitValuesTest, GivenValuesCycleAndConvertToTheDType) {
+  ValueRecipe recipe;
+  recipe.distribution = Distribution::kExplicit;
+  recipe.data = {0.5, -3, 1e30};
+  const std::vector<uint8_t> f32 =
+      GenerateValues(recipe, DType::kFloat32, {2, 2});
+  std::vector<float> floats(4);
+  std::memcpy(floats.data(), f32.data(), f32.size());
+  EXPECT_THAT(floats, ::testing::ElementsAre(0.5f, -3.0f, 1e30f, 0.5f));
+  // Integers: truncated and clamped to the dtype's range; bool: non-zero.
+  const std::vector<uint8_t> i8 = GenerateValues(recipe, DType::kInt8, {3});
+  EXPECT_THAT(std::vector<int8_t>(i8.begin(), i8.end()),
+              ::testing::ElementsAre(0, -3, 127));
+  const std::vector<uint8_t> b8 = GenerateValues(recipe, DType::kBool, {3});
+  EXPECT_THAT(b8, ::testing::ElementsAre(1, 1, 1));
+  EXPECT_EQ(ValueRecipeToString(recipe), "explicit[3]#0");
+}
+
+TEST(ExplicitValuesTest, RecipesWithOtherDataDiffer) {
+  ValueRecipe a;
+  a.distribution = Distribution::kExplicit;
+  a.data = {std::nan(""), 1};
+  ValueRecipe b = a;
+  EXPECT_EQ(a, b);  // NaN equals itself: values compare by bits.
+  b.data[1] = 2;
+  EXPECT_NE(a, b);
+  b.data = {std::nan(""), 1, 1};
+  EXPECT_NE(a, b);
+}
+
 }  // namespace
 }  // namespace dpfuzz

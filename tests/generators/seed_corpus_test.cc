@@ -1,0 +1,113 @@
+#include "generators/seed_corpus.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+
+#include "common/files.h"
+#include "generators/case_json.h"
+#include "generators/op_args.h"
+
+namespace dpfuzz {
+namespace {
+
+// A corpus of two nll_loss_forward cases: f32 input, i64 class indices.
+class SeedCorpusTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    absl::StatusOr<std::string> dir = MakeTempDirectory("dpfuzz_seeds_");
+    ASSERT_TRUE(dir.ok()) << dir.status();
+    dir_ = *dir;
+    ValueRecipe classes;
+    classes.distribution = Distribution::kExplicit;
+    classes.data = {2, 0};
+    for (int64_t n : {2, 3}) {
+      Case c;
+      c.op = "aten::nll_loss_forward";
+      Rng rng(n);
+      c.args = {Arg("self", Values({n, 3}, DType::kFloat32, rng)),
+                Arg("target", Contiguous({n}, DType::kInt64, classes)),
+                Arg("reduction", int64_t{1})};
+      cases_.push_back(c);
+    }
+    // Lines hold one case each: the case file text without its newlines.
+    std::string jsonl;
+    for (const Case& c : cases_) {
+      std::string text = CaseToJson(c);
+      text.erase(std::remove(text.begin(), text.end(), '\n'), text.end());
+      jsonl += text + "\n";
+    }
+    jsonl += "{\"not\": \"a case\"}\n";
+    ASSERT_TRUE(
+        WriteFileAtomically(dir_ + "/" + SeedFileName("aten::nll_loss_forward"),
+                            jsonl, "seeds")
+            .ok());
+    ASSERT_TRUE(WriteFileAtomically(dir_ + "/index.json",
+                                    R"({"format": "dpfuzz-seeds", "version": 1,
+                        "torch": "1.13.1",
+                        "ops": {"aten::nll_loss_forward":
+                                  {"cases": 3, "dtypes": ["f32"]}}})",
+                                    "index")
+                    .ok());
+  }
+
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string dir_;
+  std::vector<Case> cases_;
+};
+
+TEST_F(SeedCorpusTest, ReadsTheIndexAndEachOverloadsCases) {
+  EXPECT_EQ(SeedFileName("aten::add.Tensor"), "aten__add.Tensor.jsonl");
+  absl::StatusOr<SeedCorpus> seeds = SeedCorpus::Open(dir_);
+  ASSERT_TRUE(seeds.ok()) << seeds.status();
+  EXPECT_EQ(seeds->torch_version(), "1.13.1");
+  ASSERT_NE(seeds->Find("aten::nll_loss_forward"), nullptr);
+  EXPECT_THAT(seeds->Find("aten::nll_loss_forward")->dtypes,
+              ::testing::ElementsAre(DType::kFloat32));
+  EXPECT_EQ(seeds->Find("aten::nll_loss"), nullptr);
+  EXPECT_EQ(seeds->CasesOf("aten::nll_loss"), nullptr);
+  const std::vector<Case>* cases = seeds->CasesOf("aten::nll_loss_forward");
+  ASSERT_NE(cases, nullptr);
+  EXPECT_EQ(*cases, cases_);  // The line that is no case is skipped.
+}
+
+TEST_F(SeedCorpusTest, DrawsMoveTheFirstTensorsDTypeAndKeepIndices) {
+  absl::StatusOr<SeedCorpus> seeds = SeedCorpus::Open(dir_);
+  ASSERT_TRUE(seeds.ok()) << seeds.status();
+  const std::vector<Case>& cases = *seeds->CasesOf("aten::nll_loss_forward");
+  Rng rng(5);
+  for (int i = 0; i < 50; ++i) {
+    const std::vector<Argument> args =
+        DrawSeedArgs(cases, DType::kFloat64, rng);
+    ASSERT_EQ(args.size(), 3u);
+    const auto& self = std::get<TensorSpec>(args[0].value);
+    const auto& target = std::get<TensorSpec>(args[1].value);
+    EXPECT_EQ(self.dtype, DType::kFloat64);
+    EXPECT_EQ(target.dtype, DType::kInt64);
+    EXPECT_EQ(target.values.data, (std::vector<double>{2, 0}));
+    EXPECT_EQ(self.layout.sizes[0], target.layout.sizes[0]);
+    EXPECT_EQ(args[2].value, ArgValue{int64_t{1}});
+  }
+  // No seed of the bool kind: a draw keeps the recorded dtypes.
+  const std::vector<Argument> kept = DrawSeedArgs(cases, DType::kBool, rng);
+  EXPECT_EQ(std::get<TensorSpec>(kept[0].value).dtype, DType::kFloat32);
+}
+
+TEST(SeedCorpusOpenTest, MissingOrForeignIndexIsAnError) {
+  EXPECT_EQ(SeedCorpus::Open("/nonexistent/dpfuzz/seeds").status().code(),
+            absl::StatusCode::kNotFound);
+  absl::StatusOr<std::string> dir = MakeTempDirectory("dpfuzz_seeds_");
+  ASSERT_TRUE(dir.ok());
+  ASSERT_TRUE(
+      WriteFileAtomically(*dir + "/index.json", "{\"ops\": 3}", "index").ok());
+  EXPECT_EQ(SeedCorpus::Open(*dir).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  std::filesystem::remove_all(*dir);
+}
+
+}  // namespace
+}  // namespace dpfuzz
