@@ -61,6 +61,7 @@ class OpKnowledge {
 
   // nullptr when the op has no cases yet.
   const OpStats* Find(const std::string& op) const;
+  const std::map<std::string, OpStats>& ops() const { return ops_; }
 
  private:
   std::map<std::string, OpStats> ops_;

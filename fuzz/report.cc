@@ -18,6 +18,7 @@
 #include "common/files.h"
 #include "common/status_macros.h"
 #include "crashes/bug.h"
+#include "fuzz/op_knowledge.h"
 
 namespace dpfuzz {
 namespace {
@@ -159,6 +160,34 @@ Json ReadQuarantine(const std::string& findings_dir, Json& errors) {
   return quarantined;
 }
 
+// The valid cases of each op (op_stats.json, fuzz/op_knowledge.h), the
+// least valid first: a constrained op that is barely exercised shows.
+Json ReadValidity(const std::string& findings_dir, Json& errors) {
+  Json rows = Json::array();
+  absl::StatusOr<OpKnowledge> k =
+      OpKnowledge::Load(absl::StrCat(findings_dir, "/", kOpStatsFile));
+  if (!k.ok()) {
+    errors.push_back(
+        ErrorEntry(kOpStatsFile, "", std::string(k.status().message()), ""));
+    return rows;
+  }
+  std::vector<std::pair<double, std::string>> order;
+  for (const auto& [op, s] : k->ops()) {
+    order.emplace_back(ValidRate(s.all), op);
+  }
+  std::sort(order.begin(), order.end());
+  for (const auto& [rate, op] : order) {
+    const OpStats& s = *k->Find(op);
+    rows.push_back({{"op", op},
+                    {"tried", s.all.tried},
+                    {"valid", s.all.valid},
+                    {"seeded_tried", s.seeded.tried},
+                    {"seeded_valid", s.seeded.valid},
+                    {"valid_rate", rate}});
+  }
+  return rows;
+}
+
 absl::StatusOr<Json> ReportJson(const std::string& findings_dir,
                                 const std::string& report_dir) {
   DPFUZZ_ASSIGN_OR_RETURN(const std::vector<StoredFinding> findings,
@@ -202,6 +231,7 @@ absl::StatusOr<Json> ReportJson(const std::string& findings_dir,
                                 {"findings", count.first},
                                 {"hits", count.second}});
   }
+  report["validity"] = ReadValidity(findings_dir, report["errors"]);
   report["errors"] = ReadErrors(findings_dir, report_dir);
   report["quarantined"] = ReadQuarantine(findings_dir, report["errors"]);
   report["summary"] = {
@@ -324,6 +354,20 @@ std::vector<Table> ReportTables(const Json& r) {
     counts.rows.push_back({"",
                            {Code(Field(c, "op")), Text(Field(c, "verdict")),
                             Number(c.at("findings")), Number(c.at("hits"))}});
+  }
+  Table& validity = tables.emplace_back(
+      Table{"validity",
+            "Valid cases per op (least valid first)",
+            {"op", "valid / tried", "seeded valid / tried", "valid rate"}});
+  for (const Json& v : r.at("validity")) {
+    validity.rows.push_back(
+        {"",
+         {Code(Field(v, "op")),
+          Text(absl::StrCat(v.at("valid").dump(), " / ", v.at("tried").dump())),
+          Text(absl::StrCat(v.at("seeded_valid").dump(), " / ",
+                            v.at("seeded_tried").dump())),
+          Text(absl::StrFormat("%.1f%%",
+                               100 * v.at("valid_rate").get<double>()))}});
   }
   return tables;
 }

@@ -13,12 +13,14 @@
 //    ({"ticket" or "op", "error", "case": a file beside it}), read as far
 //    as they can be: an unreadable one is listed as such;
 //  - quarantined ops: quarantine.json ([{"op", "deaths", "reason"}]);
-//  - findings and hits per op and verdict.
+//  - findings and hits per op and verdict;
+//  - valid cases per op (op_stats.json: drawn, valid, seeded), the least
+//    valid first.
 // Paths in a report are relative to the report's own directory, so the
 // links work wherever the directory is moved. The HTML page is one
 // self-contained file (inline CSS, no scripts, nothing fetched), every
 // text HTML-escaped; its tables have ids: bugs, baseline_failures, flaky,
-// errors, quarantined, counts (one <tr> per entry in <tbody>).
+// errors, quarantined, counts, validity (one <tr> per entry in <tbody>).
 //
 // JSON (format "dpfuzz-report", version 1):
 //   {"bugs": [{"id": "tril-out-wrong_values-1a2b3c4d", "op": "aten::tril",
@@ -31,7 +33,8 @@
 //              "issue": "outside_write-tril-0123456789abcdef/issue.md"}],
 //    "baseline_failures": [...], "flaky": [...], "errors": [...],
 //    "quarantined": [...], "counts": [{"op", "verdict", "findings",
-//    "hits"}], "summary": {...}}
+//    "hits"}], "validity": [{"op", "tried", "valid", "seeded_tried",
+//    "seeded_valid", "valid_rate"}], "summary": {...}}
 //
 //   absl::StatusOr<std::string> md = RenderReport("findings",
 //                                                 ReportFormat::kMarkdown);

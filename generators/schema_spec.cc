@@ -8,6 +8,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "generators/schema_args.h"
 
 namespace dpfuzz {
@@ -108,12 +109,6 @@ bool Writes(const c10::FunctionSchema& schema) {
   return false;
 }
 
-// An overload that writes exactly one argument, its first (a tensor, not
-// out=), with no functional overload of the same name beside it
-// (`op` without its trailing "_"): an op that exists only in place, fuzzed
-// as its own in-place variant (OpSpec::inplace_only).
-bool IsInplaceOnly(const OverloadName& name, const c10::FunctionSchema& schema);
-
 bool HasTensorArgument(const c10::FunctionSchema& schema) {
   for (const c10::Argument& arg : schema.arguments()) {
     if (IsTensorLike(arg.real_type())) return true;
@@ -185,6 +180,10 @@ bool HasInplace(const OverloadName& name,
          h->schema().arguments().size() == functional.arguments().size();
 }
 
+// An overload that writes exactly one argument, its first (a tensor, not
+// out=), with no functional overload of the same name beside it
+// (`op` without its trailing "_"): an op that exists only in place, fuzzed
+// as its own in-place variant (OpSpec::inplace_only).
 bool IsInplaceOnly(const OverloadName& name,
                    const c10::FunctionSchema& schema) {
   const auto& args = schema.arguments();
@@ -205,6 +204,11 @@ bool IsInplaceOnly(const OverloadName& name,
 }
 
 }  // namespace
+
+std::string ReadSignature(const OverloadName& name) {
+  c10::optional<c10::OperatorHandle> h = Find(name.op, name.overload);
+  return h.has_value() ? absl::StrJoin(ReadArguments(h->schema()), ", ") : "";
+}
 
 bool IsPrivateOp(const OverloadName& name) {
   const size_t colons = name.op.find("::");

@@ -59,6 +59,12 @@ inline constexpr char kNoDenseKernel[] =
 // is not registered.
 absl::StatusOr<std::string> GenericExclusion(const OverloadName& name);
 
+// "self: Tensor, dim: int": the arguments `name` reads (written ones left
+// out); "" when it is not registered. Overloads with equal signatures take
+// the same arguments (an out= overload and its functional; nll_loss and
+// nll_loss_nd).
+std::string ReadSignature(const OverloadName& name);
+
 // True for private ops ("_softmax") and random ones (see above).
 bool IsPrivateOp(const OverloadName& name);
 bool IsRandomOp(const OverloadName& name);

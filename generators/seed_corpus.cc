@@ -1,38 +1,21 @@
 #include "generators/seed_corpus.h"
 
-#include <ATen/core/dispatch/Dispatcher.h>
-
 #include <nlohmann/json.hpp>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "common/files.h"
 #include "generators/case_json.h"
 #include "generators/op_args.h"
 #include "generators/op_registry.h"
+#include "generators/schema_spec.h"
 
 namespace dpfuzz {
 namespace {
 
 using Json = nlohmann::json;
-
-// "self: Tensor, target: Tensor, ..." of the arguments `overload` reads;
-// "" when it is not registered.
-std::string ReadSignature(const std::string& overload) {
-  const OverloadName name = SplitOverload(overload);
-  c10::optional<c10::OperatorHandle> h =
-      c10::Dispatcher::singleton().findSchema({name.op, name.overload});
-  if (!h.has_value()) return "";
-  std::vector<std::string> reads;
-  for (const c10::Argument& arg : h->schema().arguments()) {
-    if (arg.alias_info() != nullptr && arg.alias_info()->isWrite()) continue;
-    reads.push_back(absl::StrCat(arg.name(), ": ", arg.type()->str()));
-  }
-  return absl::StrJoin(reads, ", ");
-}
 
 const TensorSpec* FirstTensor(const Case& c) {
   const std::vector<const TensorSpec*> specs = TensorSpecsOf(c);
@@ -86,11 +69,11 @@ std::string SeedCorpus::SourceFor(const std::string& overload) {
   if (Find(overload) != nullptr) return overload;
   if (by_signature_.empty()) {
     for (const auto& [name, entry] : index_) {
-      const std::string signature = ReadSignature(name);
+      const std::string signature = ReadSignature(SplitOverload(name));
       if (!signature.empty()) by_signature_.try_emplace(signature, name);
     }
   }
-  const std::string signature = ReadSignature(overload);
+  const std::string signature = ReadSignature(SplitOverload(overload));
   auto it = by_signature_.find(signature);
   return signature.empty() || it == by_signature_.end() ? "" : it->second;
 }

@@ -201,8 +201,10 @@ std::vector<uint8_t> GenerateIndices(const ValueRecipe& recipe, DType dtype,
 }
 
 // kExplicit: the recipe's values in row-major order, cycled; each converted
-// to the dtype (integers clamped to its range, non-zero is true), and one
-// that equals the poison pattern moved off it.
+// to the dtype (integers clamped to its range, non-zero is true). An
+// integer that equals the poison pattern is moved off it; a float cannot
+// (a case file's "nan" reads back as the default quiet NaN, never the
+// poison's payload).
 std::vector<uint8_t> GenerateExplicit(const ValueRecipe& recipe, DType dtype,
                                       const Dims& sizes) {
   const int64_t numel = ComputeNumel(sizes);

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/files.h"
 #include "crashes/findings_store.h"
+#include "fuzz/op_knowledge.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/crashes/known_case.h"
@@ -151,6 +152,26 @@ TEST_F(ReportTest, JsonRanksBugsWithPathsRelativeToTheReport) {
   EXPECT_EQ(findings, 5);
   EXPECT_EQ(r["summary"]["bugs"], 2);
   EXPECT_EQ(r["summary"]["layout_findings"], 3);
+}
+
+TEST_F(ReportTest, ValidCasesPerOpLeastValidFirst) {
+  OpKnowledge k;
+  for (int i = 0; i < 4; ++i) {
+    k.Record("aten::add.Tensor", DType::kFloat32, i, /*valid=*/true, false);
+    k.Record("aten::nll_loss_forward", DType::kFloat32, i, i == 0, i < 2);
+  }
+  ASSERT_TRUE(k.Save((dir_ / kOpStatsFile).string()).ok());
+  const Json r = Json::parse(Render(ReportFormat::kJson, dir_.string()));
+  ASSERT_EQ(r["validity"].size(), 2u);
+  EXPECT_EQ(r["validity"][0]["op"], "aten::nll_loss_forward");
+  EXPECT_EQ(r["validity"][0]["valid"], 1);
+  EXPECT_EQ(r["validity"][0]["seeded_tried"], 2);
+  EXPECT_EQ(r["validity"][0]["seeded_valid"], 1);
+  EXPECT_DOUBLE_EQ(r["validity"][0]["valid_rate"].get<double>(), 0.25);
+  EXPECT_EQ(r["validity"][1]["op"], "aten::add.Tensor");
+  EXPECT_THAT(
+      Render(ReportFormat::kMarkdown, dir_.string()),
+      HasSubstr("| `aten::nll_loss_forward` | 1 / 4 | 1 / 2 | 25.0% |"));
 }
 
 TEST_F(ReportTest, PathsFollowTheReportElsewhere) {
