@@ -250,7 +250,9 @@ std::string RepeatedIndexWithoutAccumulate(const Case& c) {
       if (spec->dtype != DType::kInt64) continue;
       absl::StatusOr<MaterializedTensor> m = Materialize(*spec);
       if (!m.ok()) continue;
-      const at::Tensor flat = m->tensor.detach().reshape({-1}).contiguous();
+      // On the host: a case on CUDA materializes there when a GPU is.
+      const at::Tensor flat =
+          m->tensor.detach().reshape({-1}).cpu().contiguous();
       std::vector<int64_t> v(flat.data_ptr<int64_t>(),
                              flat.data_ptr<int64_t>() + flat.numel());
       std::sort(v.begin(), v.end());

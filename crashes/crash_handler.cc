@@ -4,9 +4,7 @@
 #include <unistd.h>
 
 #include <csignal>
-#include <cstdlib>
 #include <cstring>
-#include <iostream>
 
 namespace dpfuzz {
 namespace {
@@ -49,12 +47,6 @@ void InstallCrashHandler() {
   action.sa_flags = SA_ONSTACK | SA_RESETHAND;
   sigemptyset(&action.sa_mask);
   for (int sig : kSignals) ::sigaction(sig, &action, nullptr);
-}
-
-void DieOfDeviceError(absl::string_view message) {
-  const absl::string_view first = message.substr(0, message.find('\n'));
-  std::cerr << message << "\n" << kDeviceErrorBanner << first << std::endl;
-  std::abort();
 }
 
 }  // namespace dpfuzz

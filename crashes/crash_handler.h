@@ -10,29 +10,18 @@
 // (crashes/crash_signature.h).
 
 //
-// A failed device is no signal: DieOfDeviceError prints the device's error
-// as the worker's last words and aborts (Note [Sticky device errors] in
-// crashes/worker.h).
+// A failed device is no signal: DieOfDeviceError (oracles/device_sync.h)
+// prints the device's error as the worker's last words and aborts.
 
 #ifndef DPFUZZ_CRASHES_CRASH_HANDLER_H_
 #define DPFUZZ_CRASHES_CRASH_HANDLER_H_
-
-#include "absl/strings/string_view.h"
 
 namespace dpfuzz {
 
 // The line the handler prints first, before "SIGSEGV" etc.
 inline constexpr char kCrashBanner[] = "dpfuzz-worker: caught ";
 
-// Starts the line DieOfDeviceError prints last; the crash key
-// (crashes/crash_signature.h) takes that line as the fatal message.
-inline constexpr char kDeviceErrorBanner[] = "dpfuzz-worker: device error: ";
-
 void InstallCrashHandler();
-
-// Prints `message` (LibTorch's whole text, hints included), then
-// kDeviceErrorBanner and the message's first line, on stderr; then aborts.
-[[noreturn]] void DieOfDeviceError(absl::string_view message);
 
 }  // namespace dpfuzz
 

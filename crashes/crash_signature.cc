@@ -14,6 +14,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/strip.h"
 #include "crashes/crash_handler.h"
+#include "oracles/device_sync.h"
 
 namespace dpfuzz {
 namespace {

@@ -129,14 +129,8 @@ class Worker {
       device = CaseDevice(*c);
       loaded = std::move(*c);
     }
-    if (device != Device::kCuda) return RunCatching(*ticket, loaded);
-    // See Note [Sticky device errors].
-    WorkerReport r;
-    try {
-      r = Run(*ticket, loaded);
-    } catch (const c10::Error& e) {
-      DieOfDeviceError(e.what_without_backtrace());
-    }
+    WorkerReport r = RunCatching(*ticket, loaded);
+    // See Note [Sticky device errors]: what dpfuzz's own code queued.
     if (absl::Status s = SynchronizeDevice(device); !s.ok()) {
       DieOfDeviceError(s.message());
     }

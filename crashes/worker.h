@@ -22,17 +22,21 @@
 // Note [Sticky device errors]
 // A CUDA kernel fails asynchronously: an illegal address or a device-side
 // assert is reported by whatever CUDA call comes next, and from then on
-// every call in the process fails (the CUDA context is lost). So after
-// each case on CUDA (its probes included) the worker synchronizes the
-// device (oracles/device_sync.h), and an error then, or any LibTorch error
-// thrown outside an op call while a CUDA case runs (reading a storage
-// back), is blamed on that case: the worker prints the error as its last
-// words (DieOfDeviceError, crashes/crash_handler.h) and aborts. The
-// supervisor records the case in flight as a crash finding, its evidence
-// the error text and its crash key the error's first line, and starts a
-// fresh worker, which gets a fresh context. Errors a kernel raises inside
-// an op call are that call's outcome (oracles/invoke.h); a sticky one
-// still fails the synchronization after the case.
+// every call in the process fails (the CUDA context is lost). So each op
+// call on CUDA waits for its kernels before it returns (CallGuarded,
+// oracles/invoke.h): a kernel's error is the outcome of the call that
+// launched it, on its side (baseline or variant). When the device is then
+// lost, the worker prints the error as its last words (DieOfDeviceError,
+// oracles/device_sync.h) and aborts inside that call; the supervisor
+// judges the death like any other by where it happened (Note [Call
+// phases]), records it with the error text as evidence and the error's
+// first line as crash key, and starts a fresh worker, which gets a fresh
+// context. An error a call raises on a device that still works (a launch
+// refused) is that call's outcome and nothing more. Outside op calls,
+// dpfuzz's own code runs on the device too (materializing, reading back):
+// an exception there is dpfuzz's internal error, as on the CPU, and the
+// worker synchronizes after each CUDA case, dying of what its own code
+// queued while the case is still the one in flight.
 
 #ifndef DPFUZZ_CRASHES_WORKER_H_
 #define DPFUZZ_CRASHES_WORKER_H_

@@ -2,6 +2,8 @@
 
 #include <torch/csrc/autograd/autograd.h>
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 
 namespace dpfuzz {
@@ -29,19 +31,25 @@ CallResult RunBackward(const std::vector<at::Tensor>& outputs,
                        const std::vector<at::Tensor>& inputs,
                        const std::vector<at::Tensor>& grad_outputs) {
   const std::vector<at::Tensor> differentiable = DifferentiableOutputs(outputs);
-  return CallGuarded([&](std::vector<at::Tensor>& grads) {
-    TORCH_CHECK(differentiable.size() == grad_outputs.size(),
-                "dpfuzz: ", differentiable.size(),
-                " outputs require grad but the case has ", grad_outputs.size(),
-                " grad_outputs");
-    grads = torch::autograd::grad(differentiable, inputs, grad_outputs,
-                                  /*retain_graph=*/false,
-                                  /*create_graph=*/false,
-                                  /*allow_unused=*/true);
-    for (size_t i = 0; i < grads.size(); ++i) {
-      if (!grads[i].defined()) grads[i] = at::zeros_like(inputs[i]);
-    }
-  });
+  const bool on_cuda =
+      std::any_of(inputs.begin(), inputs.end(),
+                  [](const at::Tensor& t) { return t.is_cuda(); });
+  return CallGuarded(on_cuda ? Device::kCuda : Device::kCpu,
+                     [&](std::vector<at::Tensor>& grads) {
+                       TORCH_CHECK(differentiable.size() == grad_outputs.size(),
+                                   "dpfuzz: ", differentiable.size(),
+                                   " outputs require grad but the case has ",
+                                   grad_outputs.size(), " grad_outputs");
+                       grads = torch::autograd::grad(differentiable, inputs,
+                                                     grad_outputs,
+                                                     /*retain_graph=*/false,
+                                                     /*create_graph=*/false,
+                                                     /*allow_unused=*/true);
+                       for (size_t i = 0; i < grads.size(); ++i) {
+                         if (!grads[i].defined())
+                           grads[i] = at::zeros_like(inputs[i]);
+                       }
+                     });
 }
 
 }  // namespace dpfuzz

@@ -4,6 +4,7 @@
 #include <torch/cuda.h>
 
 #include <cstdlib>
+#include <iostream>
 
 #include "oracles/invoke.h"
 
@@ -26,11 +27,23 @@ void PrepareDevice(Device device) {
 absl::Status SynchronizeDevice(Device device) {
   if (device != Device::kCuda) return absl::OkStatus();
   // LibTorch reports a failed synchronization by throwing; CallGuarded is
-  // where dpfuzz catches what LibTorch throws.
+  // where dpfuzz catches what LibTorch throws. Run as a CPU call: the
+  // synchronization is the waiting, and its failure is reported, not died of.
   const CallResult sync =
-      CallGuarded([](std::vector<at::Tensor>&) { torch::cuda::synchronize(); });
+      CallGuarded(Device::kCpu,
+                  [](std::vector<at::Tensor>&) { torch::cuda::synchronize(); });
   if (sync.outcome == CallOutcome::kOk) return absl::OkStatus();
   return absl::InternalError(sync.error);
+}
+
+void DieOfDeviceError(absl::string_view message) {
+  const absl::string_view first = message.substr(0, message.find('\n'));
+  std::cerr << message << "\n" << kDeviceErrorBanner << first << std::endl;
+  std::abort();
+}
+
+void DieIfDeviceLost(Device device, absl::string_view message) {
+  if (!SynchronizeDevice(device).ok()) DieOfDeviceError(message);
 }
 
 }  // namespace dpfuzz

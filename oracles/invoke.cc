@@ -3,6 +3,7 @@
 #include <ATen/core/function_schema.h>
 #include <ATen/core/jit_type.h>
 #include <ATen/core/stack.h>
+#include <torch/cuda.h>
 
 #include <exception>
 
@@ -13,6 +14,7 @@
 #include "generators/aten_bridge.h"
 #include "generators/schema_args.h"
 #include "oracles/call_phase.h"
+#include "oracles/device_sync.h"
 
 namespace dpfuzz {
 namespace {
@@ -201,24 +203,28 @@ absl::StatusOr<CallResult> Invoke(const c10::OperatorHandle& op, const Case& c,
           schema_arg.name(), "\" required by ", c10::toString(op.schema())));
     }
   }
-  return CallGuarded([&](std::vector<at::Tensor>& outputs) {
+  return CallGuarded(CaseDevice(c), [&](std::vector<at::Tensor>& outputs) {
     op.callBoxed(&stack);
     for (const c10::IValue& v : stack) CollectOutputs(v, outputs);
   });
 }
 
 CallResult CallGuarded(
+    Device device,
     const std::function<void(std::vector<at::Tensor>& outputs)>& body) {
   CallResult result;
   const InCallScope in_call;  // See Note [Call phases].
   try {
     body(result.outputs);
+    // See Note [Sticky device errors]: a kernel's error is its call's.
+    if (device == Device::kCuda) torch::cuda::synchronize();
     return result;
   } catch (const c10::Error& e) {
     result.error = e.what_without_backtrace();
   } catch (const std::exception& e) {
     result.error = e.what();
   }
+  DieIfDeviceLost(device, result.error);
   result.outputs.clear();
   result.outcome = absl::StrContains(result.error, "INTERNAL ASSERT FAILED")
                        ? CallOutcome::kInternalAssert

@@ -59,8 +59,11 @@ absl::StatusOr<CallResult> Invoke(const c10::OperatorHandle& op, const Case& c,
 
 // Runs `body`, which calls LibTorch and appends what it returns to the
 // outputs, and classifies any exception it throws. Invoke and backward
-// (oracles/backward.h) call ops only through this.
+// (oracles/backward.h) call ops only through this. On CUDA it waits for
+// the kernels `body` queued, and dies in the call if they lost the device
+// (oracles/device_sync.h).
 CallResult CallGuarded(
+    Device device,
     const std::function<void(std::vector<at::Tensor>& outputs)>& body);
 
 // Names of the arguments `op` writes (alias annotation "!"): "out" for

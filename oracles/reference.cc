@@ -92,12 +92,25 @@ NamedTensors Widen(const NamedTensors& tensors,
 
 at::Tensor Absolute(const at::Tensor& t, int64_t) { return t.abs(); }
 
+// A float64 tensor of t's sizes on t's device, its values drawn on the host
+// by `draw` from a CPU generator seeded with `seed`: the same numbers on
+// every device (a CUDA tensor takes no CPU generator).
+at::Tensor DrawnOnHost(
+    const at::Tensor& t, uint64_t seed,
+    const std::function<void(at::Tensor&, at::Generator&)>& draw) {
+  at::Generator gen = at::detail::createCPUGenerator(seed);
+  at::Tensor x = at::empty(t.sizes(), at::TensorOptions().dtype(at::kDouble));
+  draw(x, gen);
+  return x.to(t.device());
+}
+
 // x + h * s * (|x| + mean |x|), s a sign per element drawn from (seed, k).
 Transform Perturbation(double h, uint64_t seed) {
   return [h, seed](const at::Tensor& t, int64_t k) {
-    at::Generator gen = at::detail::createCPUGenerator(seed + 7919 * k);
-    at::Tensor signs = at::empty(t.sizes(), t.options().dtype(at::kDouble))
-                           .bernoulli_(0.5, gen)
+    at::Tensor signs = DrawnOnHost(t, seed + 7919 * k,
+                                   [](at::Tensor& x, at::Generator& gen) {
+                                     x.bernoulli_(0.5, gen);
+                                   })
                            .mul_(2)
                            .sub_(1);
     // Relative, plus the tensor's mean magnitude: ties (two zeros) break.
@@ -110,9 +123,9 @@ Transform Perturbation(double h, uint64_t seed) {
 // |x| * r, r uniform in [-1, 1] per element, drawn from (seed, k).
 Transform Reweighted(uint64_t seed) {
   return [seed](const at::Tensor& t, int64_t k) {
-    at::Generator gen = at::detail::createCPUGenerator(seed + 7919 * k);
-    at::Tensor weights = at::empty(t.sizes(), t.options().dtype(at::kDouble))
-                             .uniform_(-1, 1, gen);
+    at::Tensor weights = DrawnOnHost(
+        t, seed + 7919 * k,
+        [](at::Tensor& x, at::Generator& gen) { x.uniform_(-1, 1, gen); });
     return t.abs().mul(weights);
   };
 }

@@ -4,6 +4,7 @@
 
 #include "crashes/crash_handler.h"
 #include "gtest/gtest.h"
+#include "oracles/device_sync.h"
 
 namespace dpfuzz {
 namespace {

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # dpfuzz --device=cuda end to end, on the planted ops wrong only on CUDA:
 # device_skew is a device_mismatch finding with a repro.py that places its
-# tensors on cuda; device_assert_neg's device-side assert kills its worker
-# (Note [Sticky device errors]) and is a crash finding whose evidence is the
-# CUDA error, while the campaign goes on in fresh workers.
+# tensors on cuda; device_assert_neg's device-side assert on strided inputs
+# kills its worker in the variant's call (Note [Sticky device errors]) and is
+# a layout-bug crash finding whose evidence is the CUDA error, while the
+# campaign goes on in fresh workers.
 # Exits 77 (skipped) where --device=cuda is refused: no CUDA device.
 #   cuda_end_to_end.sh PATH_TO_DPFUZZ_PLANTED
 set -u
@@ -33,12 +34,13 @@ else
   grep -q 'on_cpu(variant)' "$finding/repro.py" || { echo "FAIL: repro.py lacks the CPU side"; fail=1; }
 fi
 
-status=$(run assert --op=planted::device_assert_neg --runs=6)
+status=$(run assert --op=planted::device_assert_neg --runs=12)
 finding=$(ls -d "$dir"/assert/crash-* 2>/dev/null | head -1)
 if [ "$status" != 1 ] || [ -z "$finding" ]; then
   echo "FAIL: device_assert_neg: exit $status, no crash finding"; cat "$dir/assert.out"; fail=1
 else
   grep -q "device error" "$finding/finding.json" || { echo "FAIL: crash evidence lacks the device error"; cat "$finding/finding.json"; fail=1; }
-  grep -q "SUMMARY:.*cases=6" "$dir/assert.out" || { echo "FAIL: the campaign did not go on after the crash"; cat "$dir/assert.out"; fail=1; }
+  grep -q '"kind": "layout_bug"' "$finding/finding.json" || { echo "FAIL: the device assert of a strided input is no layout bug"; cat "$finding/finding.json"; fail=1; }
+  grep -q "SUMMARY:.*cases=12" "$dir/assert.out" || { echo "FAIL: the campaign did not go on after the crash"; cat "$dir/assert.out"; fail=1; }
 fi
 exit $fail
