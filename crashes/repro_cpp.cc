@@ -522,6 +522,10 @@ std::string CppReproCMakeLists() {
 # Debian's libtorch-dev is found as it is; another LibTorch through
 #   -DCMAKE_PREFIX_PATH=/path/to/libtorch  (for the one inside the PyPI
 #   wheel: python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
+# A CUDA-enabled LibTorch (the wheel's) also needs a CUDA toolkit of the
+# version it was built with, named by -DCUDA_TOOLKIT_ROOT_DIR=/path/to/cuda
+#   -DCMAKE_CUDA_COMPILER=/path/to/cuda/bin/nvcc  (pip's cuda-toolkit[nvcc]
+#   at the wheel's version installs one in site-packages/nvidia/cu13)
 cmake_minimum_required(VERSION 3.18)
 project(dpfuzz_repro LANGUAGES CXX)
 

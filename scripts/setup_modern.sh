@@ -1,33 +1,43 @@
 #!/usr/bin/env bash
 # Sets up the modern LibTorch track: PyPI's torch wheel, at one pinned
-# version, in a virtualenv outside git, and prints that virtualenv's python
-# on stdout (messages go to stderr). Takes about a second when the pinned
+# version, in a virtualenv outside git, with the CUDA toolkit of that wheel
+# (nvcc included) from PyPI too, and prints that virtualenv's python on
+# stdout (messages go to stderr). Takes about a second when the pinned
 # versions are already there.
 #
 #   scripts/setup_modern.sh           # virtualenv in .cache/venv-torch
 #   DPFUZZ_TORCH_VENV=/opt/venv scripts/setup_modern.sh
 #
-# The pin: torch 2.11.0 is built against CUDA 13.0 (its wheel requires
-# cuda-toolkit==13.0.2, nvidia-cudnn-cu13==9.19.0.56, nvidia-nccl-cu13==2.28.9),
-# exactly the CUDA libraries of the toolkit installed here (/usr/local/cuda:
-# nvcc 13.0.88, the same cuDNN and NCCL). The wheel's libtorch_cuda.so loads
-# its nvidia/ libraries, while the linker and CUDA code built here take the
-# toolkit's: with 2.11.0 they are the same. Newer 2.12-2.14 are CUDA 13.0
-# too but need a newer NCCL than the toolkit's (linking fails on missing
-# nccl* symbols); 2.15 is CUDA 13.2; 2.10 and older are CUDA 12.
-# The wheel with its CUDA libraries is about 3 GB to download (5 GB
-# installed). numpy only quiets torch's "Failed to initialize NumPy"
-# warning on every import, as Debian's python3-torch has numpy.
+# The pin: torch 2.15.0 (the newest release) is built against CUDA 13.2:
+# its wheel requires cuda-toolkit==13.2.2, nvidia-nccl-cu13==2.30.7 and
+# nvidia-cudnn-cu13==9.26.0.51, newer than the toolkit installed here
+# (/usr/local/cuda: nvcc 13.0.88, NCCL 2.28, on the linker's default
+# paths). So this track builds against the CUDA of the wheel, never the
+# system's: the same cuda-toolkit pin with its nvcc and cccl parts adds
+# nvcc 13.2.86 and the CUDA C++ headers to site-packages/nvidia/cu13,
+# which with the runtime wheels' headers and libraries already there is a
+# toolkit root (scripts/build.sh names it to CMake). The wheels ship each
+# library under its soname only (libcudart.so.13); the development names
+# that CMake and the linker look for (libcudart.so) are added below as
+# links, as a toolkit's -dev packages would. 2.11.0, the track's pin
+# before, was the newest release whose CUDA libraries are exactly the
+# toolkit's; 2.12-2.14 are CUDA 13.0 with a newer NCCL; 2.10 and older
+# are CUDA 12.
+# The wheels are a few GB to download (about 6 GB installed; pip keeps no
+# second copy in its cache). numpy only quiets torch's "Failed to
+# initialize NumPy" warning on every import, as Debian's python3-torch has
+# numpy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pins=(torch==2.11.0 numpy==2.4.6)
+pins=(torch==2.15.0 'cuda-toolkit[nvcc,cccl]==13.2.2' numpy==2.4.6)
 venv="${DPFUZZ_TORCH_VENV:-$PWD/.cache/venv-torch}"
 python="$venv/bin/python"
 
 installed() {  # The pins as they are installed, e.g. "torch==2.14.1 ...".
   "$python" - "${pins[@]}" 2>/dev/null <<'EOF'
 import importlib.metadata as m, sys
-print(" ".join(f"{p.split('==')[0]}=={m.version(p.split('==')[0])}" for p in sys.argv[1:]))
+names = [p.split("==")[0] for p in sys.argv[1:]]
+print(" ".join(f"{n}=={m.version(n.split('[')[0])}" for n in names))
 EOF
 }
 
@@ -37,11 +47,21 @@ if [ "$(installed)" != "${pins[*]}" ]; then
   # Debian's python3, not whatever python3 comes first on PATH: the wheel
   # must match the interpreter that runs repros on this track.
   /usr/bin/python3 -m venv "$venv"
-  "$python" -m pip install --quiet --progress-bar off --no-input "${pins[@]}" >&2
+  "$python" -m pip install --quiet --progress-bar off --no-input \
+    --no-cache-dir "${pins[@]}" >&2
   [ "$(installed)" = "${pins[*]}" ] || {
     echo "setup_modern: $python lacks ${pins[*]} after pip install" >&2
     exit 1
   }
   echo "setup_modern: done" >&2
 fi
+nvcc=("$venv"/lib/python3*/site-packages/nvidia/cu*/bin/nvcc)
+[ -x "${nvcc[0]}" ] || {
+  echo "setup_modern: no nvidia/cu*/bin/nvcc in $venv" >&2
+  exit 1
+}
+for lib in "${nvcc[0]%/bin/nvcc}"/lib/lib*.so.*; do
+  dev="${lib%.so.*}.so"
+  [ -e "$dev" ] || ln -s "${lib##*/}" "$dev"
+done
 echo "$python"

@@ -2,7 +2,7 @@
 # Sets up, builds and runs every test on both LibTorch tracks, or on those
 # named: Debian's LibTorch 1.13 (preset default) and the LibTorch 2.x of
 # PyPI's torch wheel (preset modern; scripts/setup_modern.sh installs it,
-# about 3 GB of downloads the first time). GPU tests are reported as
+# a few GB of downloads the first time). GPU tests are reported as
 # skipped where no CUDA device exists. CI runs it with no arguments.
 #
 #   scripts/test.sh           # both tracks, default first

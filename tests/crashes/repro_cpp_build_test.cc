@@ -24,22 +24,31 @@ namespace dpfuzz {
 namespace {
 
 // Writes repro.cc and CMakeLists.txt into `dir`; the command that
-// configures it with the Torch of dpfuzz's own build.
+// configures it with the Torch of dpfuzz's own build, and the CUDA toolkit
+// too where that LibTorch needed one (the modern track: the wheel's).
 std::vector<std::string> WriteProject(const std::filesystem::path& dir,
                                       const std::string& source) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "repro.cc") << source;
   std::ofstream(dir / "CMakeLists.txt") << CppReproCMakeLists();
-  return {DPFUZZ_CMAKE_COMMAND,
-          "-S",
-          dir.string(),
-          "-B",
-          (dir / "build").string(),
-          "-G",
-          DPFUZZ_CMAKE_GENERATOR,
-          "-DCMAKE_BUILD_TYPE=Debug",
-          std::string("-DCMAKE_PREFIX_PATH=") + DPFUZZ_TORCH_PREFIX};
+  std::vector<std::string> configure = {
+      DPFUZZ_CMAKE_COMMAND,
+      "-S",
+      dir.string(),
+      "-B",
+      (dir / "build").string(),
+      "-G",
+      DPFUZZ_CMAKE_GENERATOR,
+      "-DCMAKE_BUILD_TYPE=Debug",
+      std::string("-DCMAKE_PREFIX_PATH=") + DPFUZZ_TORCH_PREFIX};
+  if (!std::string(DPFUZZ_TORCH_CUDA_ROOT).empty()) {
+    configure.push_back(std::string("-DCUDA_TOOLKIT_ROOT_DIR=") +
+                        DPFUZZ_TORCH_CUDA_ROOT);
+    configure.push_back(std::string("-DCMAKE_CUDA_COMPILER=") +
+                        DPFUZZ_TORCH_CUDA_COMPILER);
+  }
+  return configure;
 }
 
 std::optional<Case> AgreeingAddOut() {
