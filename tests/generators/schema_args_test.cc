@@ -167,7 +167,9 @@ TEST(SchemaSpecTest, ExclusionsSayWhy) {
     for (const std::string& overload : OverloadsOf(op)) {
       absl::StatusOr<std::string> why = GenericExclusion({op, overload});
       ASSERT_TRUE(why.ok()) << op;
-      if (*why != kWritesArguments) EXPECT_EQ(*why, kResultIsLayout) << op;
+      if (*why != kWritesArguments) {
+        EXPECT_EQ(*why, kResultIsLayout) << op;
+      }
     }
   }
   EXPECT_EQ(*GenericExclusion({"aten::ones", ""}),
