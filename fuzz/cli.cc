@@ -194,8 +194,9 @@ std::string ListOpsText() {
       "# overload\tstatus\tfamily or reason\tvariants\tdtypes\tvalid/tried "
       "(all)\tvalid/tried (seeded)\tvalid rate\trecorded seeds\tmarks\n";
   int64_t counted = 0, covered = 0, no_dense_kernel = 0;
-  // Dense-kernel functional non-random overloads, private ones included.
-  int64_t dense = 0, dense_covered = 0;
+  // Dense-kernel functional non-random overloads, private ones included;
+  // of them, those an exact rule excludes (with its reason above).
+  int64_t dense = 0, dense_covered = 0, dense_excluded = 0;
   std::vector<double> rates;  // Of the counted overloads with draws.
   for (const CatalogEntry& e : Catalog(pattern)) {
     std::vector<std::string> variants, dtypes;
@@ -228,6 +229,7 @@ std::string ListOpsText() {
     if (!e.is_random && !e.writes && e.reason != kNoDenseKernel) {
       ++dense;
       if (cases.valid > 0) ++dense_covered;
+      if (e.spec == nullptr) ++dense_excluded;
     }
     if (!e.is_private && !e.is_random && !e.writes) {
       ++counted;
@@ -251,6 +253,12 @@ std::string ListOpsText() {
       "private ones included, have had a valid case (",
       absl::StrFormat("%.1f%%",
                       dense > 0 ? 100.0 * dense_covered / dense : 0.0),
+      "); ", dense_covered, " of the ", dense - dense_excluded,
+      " not excluded by a rule (",
+      absl::StrFormat("%.1f%%",
+                      dense > dense_excluded
+                          ? 100.0 * dense_covered / (dense - dense_excluded)
+                          : 0.0),
       "); median valid rate ",
       rates.empty() ? std::string("-")
                     : absl::StrFormat("%.1f%%", 100 * rates[rates.size() / 2]),
