@@ -156,9 +156,10 @@ std::string UsageText() {
       "                               and what is not a bug (default: "
       "Markdown\n"
       "                               on standard output)\n"
-      "       dpfuzz list-ops [--op=PATTERN]  every op: curated, generic or "
-      "excluded\n"
-      "                                (why), variants, valid cases so far\n\n"
+      "       dpfuzz list-ops [--op=PATTERN] [--device=cpu|cuda]\n"
+      "                               every op: curated, generic or excluded\n"
+      "                               (why) on that device, variants, valid\n"
+      "                               cases so far (--findings)\n\n"
       "Cases run in --jobs worker processes; a case that kills its worker, "
       "runs past\n"
       "--timeout or past --rss_limit_mb is a crash, timeout or oom "
@@ -181,7 +182,7 @@ std::string UsageText() {
   return text;
 }
 
-std::string ListOpsText() {
+absl::StatusOr<std::string> ListOpsText() {
   const std::string op_flag = absl::GetFlag(FLAGS_op);
   const std::string pattern = op_flag.empty() ? "all" : op_flag;
   const std::string findings = absl::GetFlag(FLAGS_findings);
@@ -190,6 +191,12 @@ std::string ListOpsText() {
                        : OpKnowledge::Load(findings + "/" + kOpStatsFile);
   absl::StatusOr<SeedCorpus> seeds =
       SeedCorpus::Open(absl::GetFlag(FLAGS_seeds));
+  const absl::StatusOr<Device> device =
+      ParseDevice(absl::GetFlag(FLAGS_device));
+  if (!device.ok()) {
+    return UsageError(
+        absl::StrCat("flag --device: ", device.status().message()));
+  }
   std::string text =
       "# overload\tstatus\tfamily or reason\tvariants\tdtypes\tvalid/tried "
       "(all)\tvalid/tried (seeded)\tvalid rate\trecorded seeds\tmarks\n";
@@ -198,7 +205,7 @@ std::string ListOpsText() {
   // of them, those an exact rule excludes (with its reason above).
   int64_t dense = 0, dense_covered = 0, dense_excluded = 0;
   std::vector<double> rates;  // Of the counted overloads with draws.
-  for (const CatalogEntry& e : Catalog(pattern)) {
+  for (const CatalogEntry& e : Catalog(pattern, *device)) {
     std::vector<std::string> variants, dtypes;
     std::string detail = e.reason;
     if (e.spec != nullptr) {
@@ -226,7 +233,7 @@ std::string ListOpsText() {
                         : "-",
                     "\t", recorded != nullptr ? recorded->cases : 0, "\t",
                     absl::StrJoin(marks, ","), "\n");
-    if (!e.is_random && !e.writes && e.reason != kNoDenseKernel) {
+    if (!e.is_random && !e.writes && e.dense_kernel) {
       ++dense;
       if (cases.valid > 0) ++dense_covered;
       if (e.spec == nullptr) ++dense_excluded;
@@ -234,23 +241,25 @@ std::string ListOpsText() {
     if (!e.is_private && !e.is_random && !e.writes) {
       ++counted;
       if (cases.valid > 0) ++covered;
-      if (e.reason == kNoDenseKernel) ++no_dense_kernel;
+      if (!e.dense_kernel) ++no_dense_kernel;
       if (cases.tried > 0) rates.push_back(ValidRate(cases));
     }
   }
   std::sort(rates.begin(), rates.end());
-  absl::StrAppend(&text, "SUMMARY: ", covered, " of ", counted,
-                  " functional, non-private, non-random overloads (", covered,
-                  " of the ", counted - no_dense_kernel,
-                  " with a kernel for dense tensors) have had a valid case",
-                  findings.empty() ? ""
-                                   : absl::StrCat(" (stats in ", findings, "/",
-                                                  kOpStatsFile, ")"),
-                  "\n");
+  absl::StrAppend(
+      &text, "SUMMARY: ", covered, " of ", counted,
+      " functional, non-private, non-random overloads (", covered, " of the ",
+      counted - no_dense_kernel, " with a kernel for dense ",
+      DeviceName(*device), " tensors) have had a valid case",
+      findings.empty()
+          ? ""
+          : absl::StrCat(" (stats in ", findings, "/", kOpStatsFile, ")"),
+      "\n");
   absl::StrAppend(
       &text, "SUMMARY: ", dense_covered, " of ", dense,
-      " functional, non-random overloads with a kernel for dense tensors, "
-      "private ones included, have had a valid case (",
+      " functional, non-random overloads with a kernel for dense ",
+      DeviceName(*device),
+      " tensors, private ones included, have had a valid case (",
       absl::StrFormat("%.1f%%",
                       dense > 0 ? 100.0 * dense_covered / dense : 0.0),
       "); ", dense_covered, " of the ", dense - dense_excluded,
@@ -356,10 +365,13 @@ absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags() {
   const std::string ops = absl::GetFlag(FLAGS_op);
   if (ops.empty())
     return UsageError("no op given: pass --op=NAME (see dpfuzz --help)");
+  DPFUZZ_ASSIGN_OR_RETURN(options.isolation, IsolationFromFlags());
+  DPFUZZ_ASSIGN_OR_RETURN(options.isolation.worker.device, DeviceFromFlags());
   std::set<const OpSpec*> chosen;
   for (absl::string_view name :
        absl::StrSplit(ops, ',', absl::SkipWhitespace())) {
-    absl::StatusOr<std::vector<const OpSpec*>> specs = ResolveOps(name);
+    absl::StatusOr<std::vector<const OpSpec*>> specs =
+        ResolveOps(name, options.isolation.worker.device);
     if (!specs.ok()) {
       return UsageError(absl::StrCat("flag --op: ", specs.status().message(),
                                      " (dpfuzz list-ops lists the ops)"));
@@ -395,8 +407,6 @@ absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags() {
         MakeDirectories(options.findings_dir, "flag --findings: directory");
     if (!dir.ok()) return UsageError(std::string(dir.message()));
   }
-  DPFUZZ_ASSIGN_OR_RETURN(options.isolation, IsolationFromFlags());
-  DPFUZZ_ASSIGN_OR_RETURN(options.isolation.worker.device, DeviceFromFlags());
   options.isolation.worker.check_grad = absl::GetFlag(FLAGS_grad);
   if (!absl::GetFlag(FLAGS_alias)) options.isolation.worker.alias_one_in = 0;
   const std::string known = absl::GetFlag(FLAGS_known);

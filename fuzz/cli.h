@@ -36,12 +36,14 @@ absl::StatusOr<CommandLine> ParseCommandLine(int argc, char** argv);
 // The usage text --help prints.
 std::string UsageText();
 
-// `dpfuzz list-ops [--op=PATTERN] [--findings=DIR]`: one line per overload
-// that PATTERN names (default: all), tab-separated: name, status (curated,
-// generic, excluded), family or why excluded, variants, dtypes, cases
-// ("valid/drawn" from DIR's op stats), and "private" / "random" marks;
-// then a SUMMARY: line counting ops with a valid case.
-std::string ListOpsText();
+// `dpfuzz list-ops [--op=PATTERN] [--findings=DIR] [--device=D]`: one line
+// per overload that PATTERN names (default: all) as fuzzed on D (default
+// cpu; no GPU needed to list cuda's), tab-separated: name, status
+// (curated, generic, excluded), family or why excluded, variants, dtypes,
+// cases ("valid/drawn" from DIR's op stats), and "private" / "random"
+// marks; then SUMMARY: lines counting ops with a valid case. A usage error
+// for an unknown device.
+absl::StatusOr<std::string> ListOpsText();
 
 // Options of a fuzzing campaign from the parsed flags; errors name the
 // flag, the value and what is accepted.

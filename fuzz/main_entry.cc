@@ -126,7 +126,9 @@ int DpfuzzMain(int argc, char** argv) {
       args.empty() ? std::vector<std::string>()
                    : std::vector<std::string>(args.begin() + 1, args.end());
   if (command == "list-ops" && rest.empty()) {
-    std::cout << ListOpsText();
+    absl::StatusOr<std::string> list = ListOpsText();
+    if (!list.ok()) return UsageFailure(list.status());
+    std::cout << *list;
     return 0;
   }
   if (command == "replay") return ReplayMain(rest);

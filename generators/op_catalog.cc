@@ -40,11 +40,21 @@ bool Matches(absl::string_view pattern, const std::string& full,
   return q == full || q == op;
 }
 
-CatalogEntry EntryOf(const OverloadName& name) {
+// Why an op with dense kernels only for other devices is not fuzzed on
+// `device`.
+std::string OtherDeviceOnly(Device device) {
+  const Device other = device == Device::kCpu ? Device::kCuda : Device::kCpu;
+  return absl::StrCat("no kernel for dense ", DeviceName(device),
+                      " tensors in this LibTorch (its kernel is for ",
+                      DeviceName(other), ": --device=", DeviceName(other), ")");
+}
+
+CatalogEntry EntryOf(const OverloadName& name, Device device) {
   CatalogEntry e;
   e.name = name.Full();
   e.is_private = IsPrivateOp(name);
   e.is_random = IsRandomOp(name);
+  e.dense_kernel = HasKernelOn(name, device);
   if (const OpSpec* curated = FindCuratedOp(e.name);
       curated != nullptr && SpecName(*curated) == e.name) {
     e.spec = curated;
@@ -52,6 +62,9 @@ CatalogEntry EntryOf(const OverloadName& name) {
     return e;
   }
   absl::StatusOr<std::string> excluded = GenericExclusion(name);
+  if (excluded.ok() && excluded->empty() && !e.dense_kernel) {
+    excluded = OtherDeviceOnly(device);
+  }
   if (excluded.ok() && excluded->empty()) e.spec = FindOp(e.name);
   e.writes = excluded.ok() && *excluded == kWritesArguments;
   if (e.spec != nullptr) {
@@ -66,7 +79,7 @@ CatalogEntry EntryOf(const OverloadName& name) {
 
 }  // namespace
 
-std::vector<CatalogEntry> Catalog(absl::string_view pattern) {
+std::vector<CatalogEntry> Catalog(absl::string_view pattern, Device device) {
   std::vector<CatalogEntry> entries;
   std::set<std::string> seen;
   // Specs first (a curated spec without an overload stands for the op's
@@ -82,6 +95,7 @@ std::vector<CatalogEntry> Catalog(absl::string_view pattern) {
     e.status = "curated";
     e.is_private = IsPrivateOp(SplitOverload(name));
     e.is_random = (spec->rules & kRuleNondeterministic) != 0;
+    e.dense_kernel = true;  // A spec's own op runs on every device.
     seen.insert(name);
     entries.push_back(std::move(e));
   }
@@ -90,7 +104,7 @@ std::vector<CatalogEntry> Catalog(absl::string_view pattern) {
     if (seen.count(full) > 0 || !Matches(pattern, full, name.op)) continue;
     // The overload a curated spec without an overload name covers.
     if (name.overload.empty() && seen.count(name.op) > 0) continue;
-    entries.push_back(EntryOf(name));
+    entries.push_back(EntryOf(name, device));
     // Unsafe by contract: run only when named exactly
     // (generators/contract_rules.h).
     if (entries.back().spec != nullptr &&
@@ -109,17 +123,22 @@ std::vector<CatalogEntry> Catalog(absl::string_view pattern) {
   return entries;
 }
 
-absl::StatusOr<std::vector<const OpSpec*>> ResolveOps(
-    absl::string_view pattern) {
+absl::StatusOr<std::vector<const OpSpec*>> ResolveOps(absl::string_view pattern,
+                                                      Device device) {
   // One overload by its full name; a name without one means them all.
   if (const OpSpec* exact = FindOp(pattern);
       exact != nullptr && !IsGlob(pattern) &&
       SplitOverload(pattern).overload != "") {
+    if (exact->family == "generic" &&
+        !HasKernelOn(SplitOverload(SpecName(*exact)), device)) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          SpecName(*exact), " is not fuzzed: ", OtherDeviceOnly(device)));
+    }
     return std::vector<const OpSpec*>{exact};
   }
   std::vector<const OpSpec*> specs;
   std::vector<CatalogEntry> excluded;
-  for (const CatalogEntry& e : Catalog(pattern)) {
+  for (const CatalogEntry& e : Catalog(pattern, device)) {
     if (e.spec != nullptr) {
       specs.push_back(e.spec);
     } else {

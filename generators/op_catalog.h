@@ -8,11 +8,12 @@
 // other overloads get generic specs (generators/schema_spec.h); the ones
 // that cannot be fuzzed are left out of patterns and named in errors.
 // Ops unsafe by contract (generators/contract_rules.h) are left out of
-// "all" and globs, and run when named exactly.
+// "all" and globs, and run when named exactly. The catalog is of one
+// device: an op without a kernel for it (cudnn_* on the CPU) is excluded.
 //
 //   absl::StatusOr<std::vector<const OpSpec*>> ops =
-//   ResolveOps("aten::*pool*"); for (const CatalogEntry& e :
-//   Catalog("aten::*")) ...
+//       ResolveOps("aten::*pool*", Device::kCpu);
+//   for (const CatalogEntry& e : Catalog("aten::*", Device::kCuda)) ...
 
 #ifndef DPFUZZ_GENERATORS_OP_CATALOG_H_
 #define DPFUZZ_GENERATORS_OP_CATALOG_H_
@@ -23,6 +24,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "generators/op_spec.h"
+#include "generators/tensor_spec.h"
 
 namespace dpfuzz {
 
@@ -34,16 +36,19 @@ struct CatalogEntry {
   bool is_private = false;       // "_softmax".
   bool is_random = false;
   bool writes = false;  // Writes its arguments: another op's variant.
+  // Has a kernel for dense tensors on the catalog's device (excluded or not).
+  bool dense_kernel = false;
 };
 
 // Every overload matching `pattern` (a name, a glob or "all" as above),
-// and every added spec that matches, sorted by name.
-std::vector<CatalogEntry> Catalog(absl::string_view pattern);
+// and every added spec that matches, sorted by name, as fuzzed on
+// `device`.
+std::vector<CatalogEntry> Catalog(absl::string_view pattern, Device device);
 
 // The specs `pattern` names; an error naming the pattern when it names no
 // op, or names exactly one overload that cannot be fuzzed (with why).
-absl::StatusOr<std::vector<const OpSpec*>> ResolveOps(
-    absl::string_view pattern);
+absl::StatusOr<std::vector<const OpSpec*>> ResolveOps(absl::string_view pattern,
+                                                      Device device);
 
 }  // namespace dpfuzz
 

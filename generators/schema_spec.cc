@@ -116,18 +116,24 @@ bool HasTensorArgument(const c10::FunctionSchema& schema) {
   return false;
 }
 
-// Whether the op has a kernel for dense CPU or CUDA tensors, its own or a
-// composite one. Ops only for sparse, quantized, mkldnn or another
-// backend (cudnn_*, miopen_*, mps_*) reject every case dpfuzz builds.
-bool HasDenseKernel(const c10::OperatorHandle& h) {
+// Whether the op has a composite kernel: one for every device.
+bool HasCompositeKernel(const c10::OperatorHandle& h) {
   for (c10::DispatchKey key :
-       {c10::DispatchKey::CPU, c10::DispatchKey::CUDA,
-        c10::DispatchKey::CompositeImplicitAutograd,
+       {c10::DispatchKey::CompositeImplicitAutograd,
         c10::DispatchKey::CompositeExplicitAutograd,
         c10::DispatchKey::CompositeExplicitAutogradNonFunctional}) {
     if (h.hasKernelForDispatchKey(key)) return true;
   }
   return false;
+}
+
+// Whether the op has a kernel for dense CPU or CUDA tensors, its own or a
+// composite one. Ops only for sparse, quantized, mkldnn or another
+// backend (mkldnn_*, mps_*) reject every case dpfuzz builds.
+bool HasDenseKernel(const c10::OperatorHandle& h) {
+  return HasCompositeKernel(h) ||
+         h.hasKernelForDispatchKey(c10::DispatchKey::CPU) ||
+         h.hasKernelForDispatchKey(c10::DispatchKey::CUDA);
 }
 
 c10::optional<c10::OperatorHandle> Find(const std::string& op,
@@ -244,6 +250,15 @@ absl::StatusOr<std::string> GenericExclusion(const OverloadName& name) {
     return std::string(kNoDenseKernel);
   }
   return UndrawableReason(schema);  // A written self is a tensor: drawable.
+}
+
+bool HasKernelOn(const OverloadName& name, Device device) {
+  c10::optional<c10::OperatorHandle> h = Find(name.op, name.overload);
+  if (!h.has_value()) return false;
+  return HasCompositeKernel(*h) ||
+         h->hasKernelForDispatchKey(device == Device::kCuda
+                                        ? c10::DispatchKey::CUDA
+                                        : c10::DispatchKey::CPU);
 }
 
 absl::StatusOr<OpSpec> GenericOpSpec(const OverloadName& name) {

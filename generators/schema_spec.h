@@ -38,6 +38,7 @@
 #include "absl/status/statusor.h"
 #include "generators/op_spec.h"
 #include "generators/registered_overloads.h"
+#include "generators/tensor_spec.h"
 
 namespace dpfuzz {
 
@@ -58,6 +59,12 @@ inline constexpr char kNoDenseKernel[] =
 // Why `name` cannot get a generic spec; "" when it can. NotFound when it
 // is not registered.
 absl::StatusOr<std::string> GenericExclusion(const OverloadName& name);
+
+// Whether `name` has a kernel for dense tensors on `device`, its own or a
+// composite one. An op whose only dense kernel is CUDA's (cudnn_*,
+// _scaled_mm, batch_norm_stats) rejects every CPU case, and the reverse;
+// GenericExclusion above holds for some device, this for the one fuzzed.
+bool HasKernelOn(const OverloadName& name, Device device);
 
 // "self: Tensor, dim: int": the arguments `name` reads (written ones left
 // out); "" when it is not registered. Overloads with equal signatures take

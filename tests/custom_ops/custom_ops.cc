@@ -4,7 +4,8 @@
 //
 // Four have planted layout bugs, in a CPU kernel, an Autograd kernel's
 // backward, an out= kernel and an op that exists only in place (scale_);
-// the good_* ops are correct and must never be reported. Test code only: a
+// the good_* ops are correct and must never be reported; cuda_only has a
+// CUDA kernel only, so a CPU campaign leaves it out. Test code only: a
 // shared library of its own, loaded with
 // --load, never linked into dpfuzz.
 
@@ -110,6 +111,10 @@ at::Tensor& Scale(at::Tensor& x, double factor) {
 
 at::Tensor& GoodScale(at::Tensor& x, double factor) { return x.mul_(factor); }
 
+// cuda_only: a kernel for CUDA tensors and none for the CPU's, as
+// cudnn_* ops have; dpfuzz must not draw it on the CPU.
+at::Tensor CudaOnly(const at::Tensor& self) { return self.clone(); }
+
 }  // namespace
 
 TORCH_LIBRARY(dpfuzz_custom, m) {
@@ -122,6 +127,7 @@ TORCH_LIBRARY(dpfuzz_custom, m) {
   m.def("good_twice.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
   m.def("scale_(Tensor(a!) x, float factor) -> Tensor(a!)");
   m.def("good_scale_(Tensor(a!) x, float factor) -> Tensor(a!)");
+  m.def("cuda_only(Tensor self) -> Tensor");
 }
 
 TORCH_LIBRARY_IMPL(dpfuzz_custom, CPU, m) {
@@ -134,6 +140,10 @@ TORCH_LIBRARY_IMPL(dpfuzz_custom, CPU, m) {
   m.impl("good_twice.out", TORCH_FN(GoodTwiceOut));
   m.impl("scale_", TORCH_FN(Scale));
   m.impl("good_scale_", TORCH_FN(GoodScale));
+}
+
+TORCH_LIBRARY_IMPL(dpfuzz_custom, CUDA, m) {
+  m.impl("cuda_only", TORCH_FN(CudaOnly));
 }
 
 TORCH_LIBRARY_IMPL(dpfuzz_custom, Autograd, m) {

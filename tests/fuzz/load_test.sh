@@ -6,7 +6,8 @@
 # out= kernel, an in-place-only op; tests/custom_ops/custom_ops.cc) are
 # each found and reduced;
 # its good_* ops give no finding; list-ops shows the loaded ops; a missing
-# library or an unloaded op is a usage error.
+# library or an unloaded op is a usage error; an op with a CUDA kernel
+# only is not drawn on the CPU.
 set -u
 dpfuzz="$1"
 lib="$2"
@@ -39,6 +40,17 @@ grep -q "^BUG: .* dpfuzz_custom::twice functional" "$dir/out" && die "a finding 
 grep -q "^dpfuzz_custom::twice	generic	.*functional,out" "$dir/list" || { die "list-ops: twice"; cat "$dir/list"; }
 grep -q "^dpfuzz_custom::twice.out	excluded	" "$dir/list" || die "list-ops: twice.out not shown as excluded"
 grep -q "^dpfuzz_custom::good_scale_	generic	generic	inplace	" "$dir/list" || die "list-ops: the in-place-only good_scale_ not fuzzed in place"
+# An op with a CUDA kernel only: excluded from the CPU's catalog (the
+# campaign above counted 7 ops without it), listed for --device=cuda, and
+# named alone on the CPU a usage error that says which device it needs.
+grep -q "^dpfuzz_custom::cuda_only	excluded	no kernel for dense cpu tensors .*--device=cuda" "$dir/list" ||
+  die "list-ops: cuda_only not excluded on the CPU: $(grep cuda_only "$dir/list")"
+"$dpfuzz" list-ops --load="$lib" --op='dpfuzz_custom::cuda_only' --device=cuda >"$dir/list" 2>&1 || die "list-ops --device=cuda exit $?"
+grep -q "^dpfuzz_custom::cuda_only	generic	" "$dir/list" || die "list-ops --device=cuda: cuda_only not generic: $(cat "$dir/list")"
+"$dpfuzz" --load="$lib" --op=dpfuzz_custom::cuda_only --max_time=1 >"$dir/err" 2>&1
+[ $? = 2 ] && grep -q "cuda_only is not fuzzed: no kernel for dense cpu tensors" "$dir/err" || die "cuda_only on the CPU: $(cat "$dir/err")"
+"$dpfuzz" list-ops --device=tpu >"$dir/err" 2>&1
+[ $? = 2 ] && grep -q 'unknown device "tpu"' "$dir/err" || die "list-ops --device=tpu: $(cat "$dir/err")"
 
 # Usage errors: one line, exit 2.
 "$dpfuzz" --op=dpfuzz_custom::square --max_time=1 >"$dir/err" 2>&1

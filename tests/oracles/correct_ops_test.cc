@@ -328,7 +328,7 @@ TEST(ContractRulesTest, UnsafeOpsRunOnlyWhenNamed) {
   EXPECT_EQ(UnsafeByContract("aten::add"), "");
   for (const char* pattern : {"all", "aten::_add_batch_*"}) {
     bool seen = false;
-    for (const CatalogEntry& e : Catalog(pattern)) {
+    for (const CatalogEntry& e : Catalog(pattern, Device::kCpu)) {
       if (e.name != "aten::_add_batch_dim") continue;
       seen = true;
       EXPECT_EQ(e.status, "excluded") << pattern;
@@ -338,7 +338,7 @@ TEST(ContractRulesTest, UnsafeOpsRunOnlyWhenNamed) {
     EXPECT_TRUE(seen) << pattern;
   }
   absl::StatusOr<std::vector<const OpSpec*>> named =
-      ResolveOps("aten::_add_batch_dim");
+      ResolveOps("aten::_add_batch_dim", Device::kCpu);
   ASSERT_TRUE(named.ok()) << named.status();
   ASSERT_EQ(named->size(), 1u);
   EXPECT_EQ((*named)[0]->op, "aten::_add_batch_dim");

@@ -34,7 +34,8 @@ std::map<Verdict, int> Verdicts(const OpSpec& spec, int seeds) {
 
 TEST(GenericOpsTest, NamesAndPatternsResolve) {
   // "add": the curated spec, and generic specs for the other overloads.
-  absl::StatusOr<std::vector<const OpSpec*>> add = ResolveOps("add");
+  absl::StatusOr<std::vector<const OpSpec*>> add =
+      ResolveOps("add", Device::kCpu);
   ASSERT_TRUE(add.ok()) << add.status();
   std::set<std::string> families;
   for (const OpSpec* s : *add) families.insert(s->family);
@@ -49,18 +50,20 @@ TEST(GenericOpsTest, NamesAndPatternsResolve) {
   EXPECT_EQ(FindOp("add"), FindCuratedOp("add"));  // No aten::add overload.
   // One generic overload by its full name.
   absl::StatusOr<std::vector<const OpSpec*>> hardtanh =
-      ResolveOps("aten::hardtanh");
+      ResolveOps("aten::hardtanh", Device::kCpu);
   ASSERT_TRUE(hardtanh.ok());
   ASSERT_EQ(hardtanh->size(), 1u);
   EXPECT_EQ((*hardtanh)[0]->family, "generic");
   // A glob: backward ops are ops too.
   absl::StatusOr<std::vector<const OpSpec*>> backward =
-      ResolveOps("aten::*_backward");
+      ResolveOps("aten::*_backward", Device::kCpu);
   ASSERT_TRUE(backward.ok());
   EXPECT_GT(backward->size(), 20u);
-  EXPECT_THAT(std::string(ResolveOps("aten::as_strided").status().message()),
-              HasSubstr(kResultIsLayout));
-  EXPECT_EQ(ResolveOps("no_such_op").status().code(),
+  EXPECT_THAT(
+      std::string(
+          ResolveOps("aten::as_strided", Device::kCpu).status().message()),
+      HasSubstr(kResultIsLayout));
+  EXPECT_EQ(ResolveOps("no_such_op", Device::kCpu).status().code(),
             absl::StatusCode::kNotFound);
 }
 
