@@ -387,8 +387,8 @@ std::vector<Bug> GroupBugs(const std::vector<StoredFinding>& findings) {
   std::vector<Bug> bugs;
   for (auto& [key, members] : groups) bugs.push_back(BugOf(members));
   std::sort(bugs.begin(), bugs.end(), [](const Bug& a, const Bug& b) {
-    return std::tie(a.severity, a.confidence, b.hits, a.id) <
-           std::tie(b.severity, b.confidence, a.hits, b.id);
+    return std::tie(a.confidence, a.severity, b.hits, a.id) <
+           std::tie(b.confidence, b.severity, a.hits, b.id);
   });
   return bugs;
 }

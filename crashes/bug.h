@@ -9,19 +9,19 @@
 // flaky findings are never bugs (the report lists them apart).
 //
 // Bugs are ranked for a maintainer's time:
-//  - severity (SeverityOf), the most severe finding's: memory (crash, oom,
-//    writes outside the view, modified inputs), then silent wrong values
-//    (mismatch, NaN, gradients, CPU vs CUDA), then internal asserts and
-//    hangs, then rejection mismatches, then layout contracts;
 //  - confidence (ConfidenceOf): low for behaviour PyTorch calls undefined
 //    or deprecated (arguments sharing memory with a written output, out=
 //    or in-place on an expanded or overlapping tensor) and for rejections
 //    whose error states a layout precondition of the op ("saved_v must be
 //    contiguous", "Unsupported memory format": a restriction the op may
 //    document, unlike an internal view's "view size is not compatible"),
-//    high otherwise. Low
-//    confidence bugs are kept and marked, ranked last within their
-//    severity, never hidden;
+//    high otherwise. Low confidence bugs are kept and marked, ranked
+//    after every high confidence one (the report lists them apart), never
+//    hidden;
+//  - severity (SeverityOf), the most severe finding's: memory (crash, oom,
+//    writes outside the view, modified inputs), then silent wrong values
+//    (mismatch, NaN, gradients, CPU vs CUDA), then internal asserts and
+//    hangs, then rejection mismatches, then layout contracts;
 //  - hits, most first; then the id, so the order is stable.
 //
 //   absl::StatusOr<std::vector<StoredFinding>> f = ReadFindingsDir("findings");
@@ -134,7 +134,7 @@ struct Bug {
 };
 
 // Groups layout-bug findings (kind kLayoutBug, not flaky) into bugs,
-// ranked: severity, then confidence (high first), then hits (most first),
+// ranked: confidence (high first), then severity, then hits (most first),
 // then id. A bug has high confidence when any of its findings has.
 std::vector<Bug> GroupBugs(const std::vector<StoredFinding>& findings);
 

@@ -469,12 +469,24 @@ CampaignSummary RunCampaign(const CampaignOptions& options, std::ostream& log,
   return Campaign(options, log, stop).Run();
 }
 
+namespace {
+
+int64_t LowConfidenceBugs(const CampaignSummary& s) {
+  return std::count_if(s.bugs.begin(), s.bugs.end(), [](const auto& bug) {
+    return bug.second.low_confidence;
+  });
+}
+
+}  // namespace
+
 std::string SummaryLine(const CampaignSummary& s) {
   std::string line = absl::StrFormat(
-      "SUMMARY: cases=%d bugs=%d findings=%d hits=%d known=%d "
-      "baseline_failures=%d flaky=%d invalid=%d errors=%d planned=%d "
-      "culprits=%d abandoned=%d worker_deaths=%d quarantined=%d seconds=%.1f",
-      s.cases, s.bugs.size(), s.findings.size(), s.hits, s.known.size(),
+      "SUMMARY: cases=%d bugs=%d low_confidence=%d findings=%d hits=%d "
+      "known=%d baseline_failures=%d flaky=%d invalid=%d errors=%d "
+      "planned=%d culprits=%d abandoned=%d worker_deaths=%d quarantined=%d "
+      "seconds=%.1f",
+      s.cases, s.bugs.size(), LowConfidenceBugs(s), s.findings.size(), s.hits,
+      s.known.size(),
       s.baseline_failures, s.flaky, s.invalid, s.errors, s.planned, s.culprits,
       s.abandoned, s.worker_deaths, s.quarantined.size(), s.seconds);
   for (const auto& [verdict, count] : s.verdicts) {
@@ -505,7 +517,8 @@ std::string SummaryJson(const CampaignSummary& s) {
     bugs.push_back({{"id", id},
                     {"summary", bug.summary},
                     {"dir", bug.dir},
-                    {"hits", bug.hits}});
+                    {"hits", bug.hits},
+                    {"low_confidence", bug.low_confidence}});
   }
   nlohmann::json quarantined = nlohmann::json::array();
   for (const Quarantined& q : s.quarantined) {
@@ -515,6 +528,7 @@ std::string SummaryJson(const CampaignSummary& s) {
   const nlohmann::json j{{"planned", s.planned},
                          {"cases", s.cases},
                          {"bugs", s.bugs.size()},
+                         {"low_confidence_bugs", LowConfidenceBugs(s)},
                          {"bug_list", bugs},
                          {"baseline_failures", s.baseline_failures},
                          {"flaky", s.flaky},

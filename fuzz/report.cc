@@ -312,9 +312,18 @@ std::vector<Table> ReportTables(const Json& r) {
             {"#", "bug", "severity", "confidence", "op", "variant", "verdict",
              "culprit", "feature", "dtypes", "hits", "evidence", "findings",
              "issue"}});
+  // Low confidence bugs rank last (crashes/bug.h) and get a table of
+  // their own, numbered on.
+  Table low = {"low_confidence_bugs",
+               "Low-confidence bugs (behaviour PyTorch leaves undefined or "
+               "an op's stated layout precondition)",
+               bugs.columns};
+  size_t rank = 0;
   for (const Json& b : r.at("bugs")) {
-    bugs.rows.push_back(BugRow(b, bugs.rows.size() + 1));
+    Table& table = Field(b, "confidence") == "low" ? low : bugs;
+    table.rows.push_back(BugRow(b, ++rank));
   }
+  tables.push_back(std::move(low));
   for (const auto& [id, title] :
        {std::pair<const char*, const char*>{"baseline_failures",
                                             "Baseline failures (not bugs)"},

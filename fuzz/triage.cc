@@ -229,6 +229,7 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
           : absl::StrCat(": `", finding.blame.culprit, "` ",
                          finding.blame.feature));
   const ConfidenceJudgement confidence = ConfidenceOf(finding);
+  bug.low_confidence = confidence.confidence == Confidence::kLow;
   NewLine();
   // A crash's evidence is its last words, a stack: its key (signal and
   // fatal message or top frames, the signature's last field) says more.

@@ -59,6 +59,8 @@ struct BugRecord {
   std::string summary;  // "aten::masked_select.out out: self permuted ..."
   int64_t hits = 0;
   bool layout = true;  // False: a baseline failure.
+  // Its first finding's confidence is low (crashes/bug.h's ConfidenceOf).
+  bool low_confidence = false;
 };
 
 struct TriageCounts {

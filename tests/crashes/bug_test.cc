@@ -110,7 +110,7 @@ TEST(BugTest, DTypeSpecificFindingsAreBugsOfTheirOwn) {
   EXPECT_EQ(bugs[0].key, "aten::tril|out|self|dtype|internal_assert|i8");
 }
 
-TEST(BugTest, BugsRankBySeverityThenConfidenceThenHits) {
+TEST(BugTest, BugsRankByConfidenceThenSeverityThenHits) {
   Finding aliased = Tril(DType::kFloat32, Verdict::kMismatch, "self", "x");
   aliased.c.aliases = {Alias{"out", "self"}};
   const std::vector<Bug> bugs = GroupBugs({
@@ -128,10 +128,10 @@ TEST(BugTest, BugsRankBySeverityThenConfidenceThenHits) {
                                  ConfidenceName(b.confidence)));
   }
   EXPECT_THAT(order, ElementsAre("crash:gapped:high", "mismatch:z:high",
-                                 "mismatch:y:high", "mismatch:x:low",
-                                 "timeout:gapped:high",
+                                 "mismatch:y:high", "timeout:gapped:high",
                                  "rejection_mismatch:gapped:high",
-                                 "layout_contract:gapped:high"));
+                                 "layout_contract:gapped:high",
+                                 "mismatch:x:low"));
 }
 
 TEST(BugTest, ArgumentsSharingMemoryWithAnOutputAreLowConfidence) {

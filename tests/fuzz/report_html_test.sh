@@ -55,11 +55,15 @@ class Rows(html.parser.HTMLParser):
     def handle_starttag(self, tag, attrs):
         if tag == "img": self.images += 1
         if tag == "table": self.table = dict(attrs).get("id")
-        if self.table == "bugs" and tag == "tr": self.rows.append([])
-        if self.table == "bugs" and tag == "td": self.cell = []
+        bugs = self.table in ("bugs", "low_confidence_bugs")
+        if bugs and tag == "tr": self.rows.append([])
+        if bugs and tag == "td": self.cell = []
     def handle_endtag(self, tag):
         if tag == "td" and self.cell is not None:
             self.rows[-1].append("".join(self.cell)); self.cell = None
+        if (tag == "tr" and self.table in ("bugs", "low_confidence_bugs")
+                and self.rows and self.rows[-1]):
+            self.rows[-1].append("table=" + self.table)
         if tag == "table": self.table = None
     def handle_data(self, data):
         if self.cell is not None: self.cell.append(data)
@@ -77,9 +81,13 @@ expect_row() {  # expect_row RANK ID_PREFIX SEVERITY CONFIDENCE_PREFIX
   esac
 }
 [ "$(grep -c . "$dir/rows")" = 3 ] || { echo "FAIL: expected 3 bug rows"; fail=1; }
+# High confidence bugs first, by severity; the low confidence one last, in
+# a table of its own.
 expect_row 1 tril-out-wrong_values- memory high
-expect_row 2 masked_select-out-crash- memory "low: out shares memory with mask"
-expect_row 3 replication_pad2d-out-wrong_values- wrong_values high
+expect_row 2 replication_pad2d-out-wrong_values- wrong_values high
+expect_row 3 masked_select-out-crash- memory "low: out shares memory with mask"
+grep -q "^3	.*	table=low_confidence_bugs$" "$dir/rows" || { echo "FAIL: the low confidence bug is not in its own table"; fail=1; }
+grep -q "^1	.*	table=bugs$" "$dir/rows" || { echo "FAIL: the first bug is not in the bugs table"; fail=1; }
 grep -q '^IMAGES' "$dir/rows" && { echo "FAIL: evidence rendered as markup"; fail=1; }
 grep -qF "$injected" "$dir/rows" || { echo "FAIL: evidence not shown as text"; fail=1; }
 grep -qF 'id="baseline_failures"' "$dir/dom.html" || { echo "FAIL: no baseline failures table"; fail=1; }

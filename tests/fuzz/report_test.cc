@@ -196,12 +196,18 @@ TEST_F(ReportTest, MarkdownListsBugsThenWhatIsNotABug) {
   // Evidence cannot break the table or inject markup.
   EXPECT_THAT(md, HasSubstr("\\<script\\>alert(1)\\</script\\> \\| killed"));
   for (const char* section :
-       {"## Bugs", "## Baseline failures", "## Flaky findings",
-        "## Internal errors", "## Quarantined ops",
+       {"## Bugs", "## Low-confidence bugs", "## Baseline failures",
+        "## Flaky findings", "## Internal errors", "## Quarantined ops",
         "## Findings per op and verdict"}) {
     EXPECT_THAT(md, HasSubstr(section));
   }
-  EXPECT_LT(md.find("## Bugs"), md.find("## Baseline failures"));
+  // The low confidence bug is listed apart, after the high confidence ones.
+  EXPECT_LT(md.find("## Bugs"), md.find(absl::StrCat("`", first, "`")));
+  EXPECT_LT(md.find(absl::StrCat("`", first, "`")),
+            md.find("## Low-confidence bugs"));
+  EXPECT_LT(md.find("## Low-confidence bugs"),
+            md.find(absl::StrCat("`", second, "`")));
+  EXPECT_LT(md.find("## Low-confidence bugs"), md.find("## Baseline failures"));
 }
 
 TEST_F(ReportTest, HtmlIsOneEscapedSelfContainedPage) {
@@ -214,15 +220,20 @@ TEST_F(ReportTest, HtmlIsOneEscapedSelfContainedPage) {
   for (const char* external : {"src=", "<link", "http:", "https:", "@import"}) {
     EXPECT_THAT(html, Not(HasSubstr(external))) << external;
   }
-  const size_t bugs = html.find("<table id=\"bugs\">");
-  const std::string table =
-      html.substr(bugs, html.find("</table>", bugs) - bugs);
-  int rows = 0;
-  for (size_t at = table.find("<tr class="); at != std::string::npos;
-       at = table.find("<tr class=", at + 1)) {
-    ++rows;
+  // One row per bug: the high confidence one in the bugs table, the low
+  // confidence one in its own.
+  for (const char* id : {"bugs", "low_confidence_bugs"}) {
+    const size_t start = html.find(absl::StrCat("<table id=\"", id, "\">"));
+    ASSERT_NE(start, std::string::npos) << id;
+    const std::string table =
+        html.substr(start, html.find("</table>", start) - start);
+    int rows = 0;
+    for (size_t at = table.find("<tr class="); at != std::string::npos;
+         at = table.find("<tr class=", at + 1)) {
+      ++rows;
+    }
+    EXPECT_EQ(rows, 1) << id;
   }
-  EXPECT_EQ(rows, 2);
 }
 
 TEST_F(ReportTest, WriteReportsWritesAllThreeIntoTheFindingsDirectory) {
