@@ -486,9 +486,9 @@ std::string SummaryLine(const CampaignSummary& s) {
       "planned=%d culprits=%d abandoned=%d worker_deaths=%d quarantined=%d "
       "seconds=%.1f",
       s.cases, s.bugs.size(), LowConfidenceBugs(s), s.findings.size(), s.hits,
-      s.known.size(),
-      s.baseline_failures, s.flaky, s.invalid, s.errors, s.planned, s.culprits,
-      s.abandoned, s.worker_deaths, s.quarantined.size(), s.seconds);
+      s.known.size(), s.baseline_failures, s.flaky, s.invalid, s.errors,
+      s.planned, s.culprits, s.abandoned, s.worker_deaths, s.quarantined.size(),
+      s.seconds);
   for (const auto& [verdict, count] : s.verdicts) {
     absl::StrAppend(&line, " ", VerdictName(verdict), "=", count);
   }

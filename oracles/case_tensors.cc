@@ -11,6 +11,7 @@
 #include "generators/aten_bridge.h"
 #include "generators/geometry.h"
 #include "generators/materialize.h"
+#include "generators/poison.h"
 #include "oracles/compare.h"
 
 namespace dpfuzz {
@@ -146,16 +147,12 @@ absl::StatusOr<CaseTensors> MaterializeVariant(const Case& c) {
   return out;
 }
 
-CaseTensors MaterializeBaseline(const CaseTensors& variant,
-                                BaselineDevice device) {
+namespace {
+
+// `variant`'s tensors, each made by `dense` from one of them.
+template <typename Dense>
+CaseTensors DenseCopies(const CaseTensors& variant, Dense dense) {
   at::NoGradGuard no_grad;
-  auto dense = [device](const at::Tensor& t) {
-    at::Tensor d = ReadDense(t);  // On the CPU, contiguous.
-    if (device == BaselineDevice::kVariant && !t.device().is_cpu()) {
-      d = d.to(t.device());  // One dense block, as Materialize moves it.
-    }
-    return t.requires_grad() ? d.requires_grad_(true) : d;
-  };
   CaseTensors out;
   for (const auto& [name, tensors] : variant.args) {
     for (const at::Tensor& t : tensors) out.args[name].push_back(dense(t));
@@ -164,6 +161,43 @@ CaseTensors MaterializeBaseline(const CaseTensors& variant,
     out.grad_outputs.push_back(dense(g));
   }
   return out;
+}
+
+// `d` (on the CPU, contiguous) moved into a storage on `device` whose
+// tail, d.numel() + kTailMargin elements, holds poison.
+at::Tensor WithPoisonedTail(const at::Tensor& d, const at::Device& device) {
+  const int64_t n = d.numel(), tail = n + kTailMargin;
+  absl::StatusOr<DType> dtype = FromScalarType(d.scalar_type());
+  if (!dtype.ok()) return d.to(device);  // Not a dtype dpfuzz generates.
+  std::vector<uint8_t> bytes = ReadLogicalBytes(d);
+  const std::vector<uint8_t> poison = PoisonElement(*dtype);
+  for (int64_t i = 0; i < tail; ++i) {
+    bytes.insert(bytes.end(), poison.begin(), poison.end());
+  }
+  return MakeContiguousTensor(*dtype, {n + tail}, bytes)
+      .to(device)
+      .narrow(0, 0, n)
+      .view(d.sizes());
+}
+
+}  // namespace
+
+CaseTensors MaterializeBaseline(const CaseTensors& variant,
+                                BaselineDevice device) {
+  return DenseCopies(variant, [device](const at::Tensor& t) {
+    at::Tensor d = ReadDense(t);  // On the CPU, contiguous.
+    if (device == BaselineDevice::kVariant && !t.device().is_cpu()) {
+      d = d.to(t.device());  // One dense block, as Materialize moves it.
+    }
+    return t.requires_grad() ? d.requires_grad_(true) : d;
+  });
+}
+
+CaseTensors MaterializeTailPoisonedBaseline(const CaseTensors& variant) {
+  return DenseCopies(variant, [](const at::Tensor& t) {
+    at::Tensor d = WithPoisonedTail(ReadDense(t), t.device());
+    return t.requires_grad() ? d.requires_grad_(true) : d;
+  });
 }
 
 std::optional<StorageChange> CheckStorages(

@@ -62,6 +62,14 @@ CaseTensors MaterializeBaseline(
     const CaseTensors& variant,
     BaselineDevice device = BaselineDevice::kVariant);
 
+// The baseline with each tensor followed in its storage by as many
+// poisoned elements again (and kTailMargin more): still contiguous at
+// offset 0, so a correct op gives the baseline's results on it. One that
+// differs reads past the end of an argument: arguments inconsistent with
+// each other (a weight shorter than the channels), which the op does not
+// check, not a layout bug (Note [Baselines that read outside]).
+CaseTensors MaterializeTailPoisonedBaseline(const CaseTensors& variant);
+
 // An element of a storage that changed where it must not have.
 struct StorageChange {
   Verdict verdict;     // kOutsideWrite when the storage holds a written

@@ -337,8 +337,86 @@ absl::StatusOr<std::optional<CaseOutcome>> CompareDevices(
   return diff;
 }
 
+// Runs the variant and judges it against the baseline's call `b`: the
+// outcome of a case once both sides ran.
+absl::StatusOr<CaseOutcome> JudgeVariant(
+    const c10::OperatorHandle& op, const OpSpec& judged, const Case& c,
+    CaseTensors& variant, const CaseTensors& baseline, const CallResult& b,
+    const std::optional<CaseTensors>& on_cpu,
+    std::optional<Reference>& reference,
+    std::optional<Reference>& cpu_reference,
+    const std::vector<std::string>& written,
+    const std::vector<void*>& pointers_before) {
+  absl::StatusOr<CallResult> variant_call = [&] {
+    const CallSideScope side(CallSide::kVariant);
+    return Invoke(op, c, variant.args);
+  }();
+  DPFUZZ_ASSIGN_OR_RETURN(CallResult v, std::move(variant_call));
+  if (std::optional<CaseOutcome> errors = JudgeErrors(b, v, c, "forward")) {
+    return *errors;
+  }
+  const std::vector<std::string> mutated = MutatedByDesign(c);
+  if (std::optional<StorageChange> change =
+          CheckStorages(variant, MayChange(written, mutated))) {
+    return Finding(change->verdict,
+                   Evidence{change->where, change->detail, "", "", "", 0, ""});
+  }
+  if (std::optional<CaseOutcome> diff = CompareResults(
+          judged, c, ResultsOf(b, baseline.args, written),
+          ResultsOf(v, variant.args, written), reference, SelfOf(baseline))) {
+    return *diff;
+  }
+  if (std::optional<CaseOutcome> diff =
+          CompareMutated(judged, c, mutated, baseline, variant, reference)) {
+    return *diff;
+  }
+  if (c.variant == Variant::kOut) {
+    if (std::optional<CaseOutcome> out = CheckOutArguments(
+            c, baseline, variant, v, written, pointers_before)) {
+      return *out;
+    }
+  } else if (written.empty()) {
+    if (std::optional<std::string> broken =
+            CheckLayoutPromises(judged, c, op, variant.args, v.outputs)) {
+      return Finding(Verdict::kLayoutContract,
+                     Evidence{"output 0", *broken, "", "", "", 0, ""});
+    }
+  }
+  // Gradients of a nondeterministic op differ as its values do.
+  if (!c.grad_outputs.empty() && written.empty() &&
+      !(judged.rules & kRuleNondeterministic)) {
+    if (std::optional<CaseOutcome> grad =
+            CheckBackward(c, baseline, variant, b, v, *reference)) {
+      return *grad;
+    }
+  }
+  if (on_cpu.has_value()) {
+    DPFUZZ_ASSIGN_OR_RETURN(
+        std::optional<CaseOutcome> devices,
+        CompareDevices(op, judged, c, ResultsOf(b, baseline.args, written),
+                       *on_cpu, cpu_reference, written));
+    if (devices.has_value()) return *devices;
+  }
+  return CaseOutcome{};
+}
+
 }  // namespace
 
+// Note [Baselines that read outside]
+// Drawn arguments can fit each other's sizes in ways the op never checks:
+// a batch norm weight shorter than the channels, saved statistics of
+// another input, offsets past the end of indices. The op then reads past
+// the end of an argument. The contiguous baseline reads heap memory there,
+// the strided variant dpfuzz's poisoned gaps, so the two differ and the
+// difference looks like a layout bug. It is not one: no layout of these
+// arguments is right. Before a layout-bug finding is returned, the
+// baseline runs once more with poison after each argument's last element
+// (MaterializeTailPoisonedBaseline: still contiguous, offset 0); when that
+// run's results differ from the baseline's, the baseline itself reads
+// outside its arguments and the finding is a baseline failure
+// (FindingKind::kBaselineFailure), kept and reported apart with both
+// differences. Only deterministic ops are judged so (the first repeat run
+// agreed), and only findings pay for the extra call.
 absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
   DPFUZZ_ASSIGN_OR_RETURN(c10::OperatorHandle op,
                           OperatorFor(given, c.variant));
@@ -356,10 +434,11 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
   // baseline runs differ (copied only then: this is the per-case path).
   const OpSpec* judged = &given;
   std::optional<OpSpec> nondeterministic;
-  std::optional<CaseTensors> baseline_again;
+  std::optional<CaseTensors> baseline_again, tail_poisoned;
   if ((given.rules & kRuleCheckDeterminism) &&
       !(given.rules & kRuleNondeterministic)) {
     baseline_again = MaterializeBaseline(variant);
+    tail_poisoned = MaterializeTailPoisonedBaseline(variant);
   }
   const std::vector<std::string> written = WrittenArguments(op);
   std::vector<void*> pointers_before;
@@ -393,57 +472,28 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
       judged = &*nondeterministic;
     }
   }
-  absl::StatusOr<CallResult> variant_call = [&] {
-    const CallSideScope side(CallSide::kVariant);
-    return Invoke(op, c, variant.args);
-  }();
-  DPFUZZ_ASSIGN_OR_RETURN(CallResult v, std::move(variant_call));
-  if (std::optional<CaseOutcome> errors = JudgeErrors(b, v, c, "forward")) {
-    return *errors;
-  }
-  const std::vector<std::string> mutated = MutatedByDesign(c);
-  if (std::optional<StorageChange> change =
-          CheckStorages(variant, MayChange(written, mutated))) {
-    return Finding(change->verdict,
-                   Evidence{change->where, change->detail, "", "", "", 0, ""});
-  }
-  if (std::optional<CaseOutcome> diff = CompareResults(
-          *judged, c, ResultsOf(b, baseline.args, written),
-          ResultsOf(v, variant.args, written), reference, SelfOf(baseline))) {
-    return *diff;
-  }
-  if (std::optional<CaseOutcome> diff =
-          CompareMutated(*judged, c, mutated, baseline, variant, reference)) {
-    return *diff;
-  }
-  if (c.variant == Variant::kOut) {
-    if (std::optional<CaseOutcome> out = CheckOutArguments(
-            c, baseline, variant, v, written, pointers_before)) {
-      return *out;
-    }
-  } else if (written.empty()) {
-    if (std::optional<std::string> broken =
-            CheckLayoutPromises(*judged, c, op, variant.args, v.outputs)) {
-      return Finding(Verdict::kLayoutContract,
-                     Evidence{"output 0", *broken, "", "", "", 0, ""});
+  DPFUZZ_ASSIGN_OR_RETURN(
+      CaseOutcome outcome,
+      JudgeVariant(op, *judged, c, variant, baseline, b, on_cpu, reference,
+                   cpu_reference, written, pointers_before));
+  // Note [Baselines that read outside].
+  if (IsFinding(outcome.verdict) && outcome.kind == FindingKind::kLayoutBug &&
+      tail_poisoned.has_value() && !(judged->rules & kRuleNondeterministic)) {
+    DPFUZZ_ASSIGN_OR_RETURN(bool reads_outside,
+                            RunsDiffer(op, c, b, *tail_poisoned, written,
+                                       ResultsOf(b, baseline.args, written)));
+    if (reads_outside) {
+      outcome.kind = FindingKind::kBaselineFailure;
+      outcome.evidence.where = "baseline";
+      outcome.evidence.detail = absl::StrCat(
+          "the contiguous baseline gives other results when poison follows "
+          "its arguments in memory: it reads past an argument's end (the "
+          "arguments do not fit each other, unchecked); the layout "
+          "variant's difference: ",
+          outcome.evidence.detail);
     }
   }
-  // Gradients of a nondeterministic op differ as its values do.
-  if (!c.grad_outputs.empty() && written.empty() &&
-      !(judged->rules & kRuleNondeterministic)) {
-    if (std::optional<CaseOutcome> grad =
-            CheckBackward(c, baseline, variant, b, v, *reference)) {
-      return *grad;
-    }
-  }
-  if (on_cpu.has_value()) {
-    DPFUZZ_ASSIGN_OR_RETURN(
-        std::optional<CaseOutcome> devices,
-        CompareDevices(op, *judged, c, ResultsOf(b, baseline.args, written),
-                       *on_cpu, cpu_reference, written));
-    if (devices.has_value()) return *devices;
-  }
-  return CaseOutcome{};
+  return outcome;
 }
 
 }  // namespace dpfuzz

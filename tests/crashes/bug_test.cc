@@ -127,11 +127,11 @@ TEST(BugTest, BugsRankByConfidenceThenSeverityThenHits) {
     order.push_back(absl::StrCat(VerdictName(b.verdict), ":", b.feature, ":",
                                  ConfidenceName(b.confidence)));
   }
-  EXPECT_THAT(order, ElementsAre("crash:gapped:high", "mismatch:z:high",
-                                 "mismatch:y:high", "timeout:gapped:high",
-                                 "rejection_mismatch:gapped:high",
-                                 "layout_contract:gapped:high",
-                                 "mismatch:x:low"));
+  EXPECT_THAT(
+      order,
+      ElementsAre("crash:gapped:high", "mismatch:z:high", "mismatch:y:high",
+                  "timeout:gapped:high", "rejection_mismatch:gapped:high",
+                  "layout_contract:gapped:high", "mismatch:x:low"));
 }
 
 TEST(BugTest, ArgumentsSharingMemoryWithAnOutputAreLowConfidence) {

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "generators/contract_rules.h"
 #include "generators/geometry.h"
 #include "generators/op_catalog.h"
@@ -140,6 +141,41 @@ TEST(CorrectOpsTest, GenericNoisyOpIsFoundNondeterministic) {
   EXPECT_EQ(generic->family, "generic");
   const Tally tally = Fuzz(*generic, DType::kFloat32, 500, 17);
   EXPECT_EQ(tally.findings, 0) << tally.first_finding;
+}
+
+// An op that reads past the end of an argument that does not fit the
+// others (correct::unchecked_scale, drawn blind by its generic spec): such
+// findings are baseline failures that say so, never layout bugs (Note
+// [Baselines that read outside]).
+TEST(CorrectOpsTest, BaselineReadingPastAnArgumentIsABaselineFailure) {
+  const OpSpec* spec = FindOp("correct::unchecked_scale");
+  ASSERT_NE(spec, nullptr);
+  Rng rng(23);
+  BuildOptions options;
+  options.alias_one_in = 0;
+  options.check_grad = false;
+  int cases = 0, reads_past = 0, layout_bugs = 0;
+  std::string first;
+  for (int attempt = 0; cases < 400 && attempt < 4000; ++attempt) {
+    absl::StatusOr<std::optional<Case>> c = BuildCase(
+        *spec, DType::kFloat32, Variant::kFunctional, rng.Next(), options);
+    ASSERT_TRUE(c.ok()) << c.status();
+    if (!c->has_value()) continue;
+    absl::StatusOr<CaseOutcome> outcome = RunCase(*spec, **c);
+    ASSERT_TRUE(outcome.ok()) << outcome.status();
+    ++cases;
+    if (!IsFinding(outcome->verdict)) continue;
+    if (outcome->kind == FindingKind::kBaselineFailure) {
+      EXPECT_THAT(outcome->evidence.detail, HasSubstr("reads past"));
+      ++reads_past;
+    } else if (layout_bugs++ == 0) {
+      first = absl::StrCat(VerdictName(outcome->verdict), ": ",
+                           outcome->evidence.detail, "\n", CaseToString(**c));
+    }
+  }
+  EXPECT_EQ(cases, 400);
+  EXPECT_GT(reads_past, 0);
+  EXPECT_EQ(layout_bugs, 0) << first;
 }
 
 // The contract rule excuses the update, not a wrong one: the control

@@ -5,8 +5,9 @@
 // something a naive differential oracle mistakes for a bug: it returns
 // another dtype than it takes, accumulates in its own low precision in an
 // order that depends on the layout (and may overflow in one order only),
-// returns random values, or updates an argument in place by design
-// without a schema annotation. One control is wrong on purpose
+// returns random values, reads past an argument that does not fit the
+// others, or updates an argument in place by design without a schema
+// annotation. One control is wrong on purpose
 // (flat_running_update), to show that the contract rule that excuses the
 // update does not hide a wrong one. Built into the planted op library
 // (dpfuzz_planted_ops), never into the product.
@@ -83,6 +84,29 @@ at::Tensor OrderSum(const at::Tensor& self, int64_t dim, double scale) {
 // Random values, deterministic shape: self plus uniform noise.
 at::Tensor Noisy(const at::Tensor& self) { return self + at::rand_like(self); }
 
+// self times weight[c] along self's last dim, weight read through its
+// stride, and never a check that weight has the last dim's size: right for
+// every layout of arguments that fit, reading past weight's end for ones
+// that do not (as ATen's CPU batch norm does with a short weight). dpfuzz
+// must call those baseline failures, not layout bugs.
+at::Tensor UncheckedScale(const at::Tensor& self, const at::Tensor& weight) {
+  TORCH_CHECK(self.scalar_type() == at::kFloat &&
+                  weight.scalar_type() == at::kFloat && self.dim() >= 1 &&
+                  weight.dim() == 1 && weight.numel() > 0,
+              "unchecked_scale: float self of rank >= 1, non-empty 1-d float "
+              "weight");
+  const at::Tensor x = self.contiguous();
+  at::Tensor out = at::empty_like(x);
+  const int64_t channels = x.size(-1), step = weight.stride(0);
+  const float* w = weight.data_ptr<float>();
+  const float* in = x.data_ptr<float>();
+  float* o = out.data_ptr<float>();
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    o[i] = in[i] * w[(i % channels) * step];
+  }
+  return out;
+}
+
 // Centres `input` on its mean over dim 0 and updates `running_mean` in
 // place with that mean, by design and without a "!" in its schema, as the
 // batch norms do with their running statistics.
@@ -119,6 +143,8 @@ TORCH_LIBRARY(correct, m) {
          TORCH_FN(WidenCumsum));
   m.def("order_sum(Tensor self, int dim, float scale) -> Tensor", OrderSum);
   m.def("noisy(Tensor self) -> Tensor", Noisy);
+  m.def("unchecked_scale(Tensor self, Tensor weight) -> Tensor",
+        UncheckedScale);
   m.def(
       "running_update(Tensor input, Tensor running_mean, float momentum)"
       " -> Tensor",
