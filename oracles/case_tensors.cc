@@ -11,7 +11,6 @@
 #include "generators/aten_bridge.h"
 #include "generators/geometry.h"
 #include "generators/materialize.h"
-#include "generators/poison.h"
 #include "oracles/compare.h"
 
 namespace dpfuzz {
@@ -164,16 +163,16 @@ CaseTensors DenseCopies(const CaseTensors& variant, Dense dense) {
 }
 
 // `d` (on the CPU, contiguous) moved into a storage on `device` whose
-// tail, d.numel() + kTailMargin elements, holds poison.
+// tail, d.numel() + kTailMargin elements, holds 0x5A bytes (bool: 1). Not
+// the gaps' poison (0xA5): what a plain baseline reads past its end is
+// often a freed storage still poisoned, which the tail must not equal.
 at::Tensor WithPoisonedTail(const at::Tensor& d, const at::Device& device) {
   const int64_t n = d.numel(), tail = n + kTailMargin;
   absl::StatusOr<DType> dtype = FromScalarType(d.scalar_type());
   if (!dtype.ok()) return d.to(device);  // Not a dtype dpfuzz generates.
   std::vector<uint8_t> bytes = ReadLogicalBytes(d);
-  const std::vector<uint8_t> poison = PoisonElement(*dtype);
-  for (int64_t i = 0; i < tail; ++i) {
-    bytes.insert(bytes.end(), poison.begin(), poison.end());
-  }
+  bytes.resize(bytes.size() + tail * d.element_size(),
+               *dtype == DType::kBool ? 0x01 : 0x5A);
   return MakeContiguousTensor(*dtype, {n + tail}, bytes)
       .to(device)
       .narrow(0, 0, n)

@@ -63,8 +63,9 @@ CaseTensors MaterializeBaseline(
     BaselineDevice device = BaselineDevice::kVariant);
 
 // The baseline with each tensor followed in its storage by as many
-// poisoned elements again (and kTailMargin more): still contiguous at
-// offset 0, so a correct op gives the baseline's results on it. One that
+// elements again (and kTailMargin more) of a sentinel pattern (0x5A
+// bytes): still contiguous at offset 0, so a correct op gives the
+// baseline's results on it. One that
 // differs reads past the end of an argument: arguments inconsistent with
 // each other (a weight shorter than the channels), which the op does not
 // check, not a layout bug (Note [Baselines that read outside]).

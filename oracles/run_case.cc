@@ -410,8 +410,9 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
 // the strided variant dpfuzz's poisoned gaps, so the two differ and the
 // difference looks like a layout bug. It is not one: no layout of these
 // arguments is right. Before a layout-bug finding is returned, the
-// baseline runs once more with poison after each argument's last element
-// (MaterializeTailPoisonedBaseline: still contiguous, offset 0); when that
+// baseline runs once more with a sentinel pattern after each argument's
+// last element (MaterializeTailPoisonedBaseline: still contiguous, offset
+// 0; not the gaps' poison, which freed heap memory often holds); when that
 // run's results differ from the baseline's, the baseline itself reads
 // outside its arguments and the finding is a baseline failure
 // (FindingKind::kBaselineFailure), kept and reported apart with both
@@ -486,8 +487,9 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
       outcome.kind = FindingKind::kBaselineFailure;
       outcome.evidence.where = "baseline";
       outcome.evidence.detail = absl::StrCat(
-          "the contiguous baseline gives other results when poison follows "
-          "its arguments in memory: it reads past an argument's end (the "
+          "the contiguous baseline gives other results when a sentinel "
+          "follows its arguments in memory: it reads past an argument's end "
+          "(the "
           "arguments do not fit each other, unchecked); the layout "
           "variant's difference: ",
           outcome.evidence.detail);
