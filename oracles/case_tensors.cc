@@ -11,6 +11,7 @@
 #include "generators/aten_bridge.h"
 #include "generators/geometry.h"
 #include "generators/materialize.h"
+#include "generators/poison.h"
 #include "oracles/compare.h"
 
 namespace dpfuzz {
@@ -163,16 +164,21 @@ CaseTensors DenseCopies(const CaseTensors& variant, Dense dense) {
 }
 
 // `d` (on the CPU, contiguous) moved into a storage on `device` whose
-// tail, d.numel() + kTailMargin elements, holds 0x5A bytes (bool: 1). Not
-// the gaps' poison (0xA5): what a plain baseline reads past its end is
-// often a freed storage still poisoned, which the tail must not equal.
-at::Tensor WithPoisonedTail(const at::Tensor& d, const at::Device& device) {
+// tail, d.numel() + kTailMargin elements, holds `fill`.
+at::Tensor WithFilledTail(const at::Tensor& d, const at::Device& device,
+                          TailFill fill) {
   const int64_t n = d.numel(), tail = n + kTailMargin;
   absl::StatusOr<DType> dtype = FromScalarType(d.scalar_type());
   if (!dtype.ok()) return d.to(device);  // Not a dtype dpfuzz generates.
   std::vector<uint8_t> bytes = ReadLogicalBytes(d);
-  bytes.resize(bytes.size() + tail * d.element_size(),
-               *dtype == DType::kBool ? 0x01 : 0x5A);
+  const std::vector<uint8_t> element =
+      fill == TailFill::kPoison
+          ? PoisonElement(*dtype)
+          : std::vector<uint8_t>(d.element_size(),
+                                 *dtype == DType::kBool ? 0x01 : 0x5A);
+  for (int64_t i = 0; i < tail; ++i) {
+    bytes.insert(bytes.end(), element.begin(), element.end());
+  }
   return MakeContiguousTensor(*dtype, {n + tail}, bytes)
       .to(device)
       .narrow(0, 0, n)
@@ -192,9 +198,10 @@ CaseTensors MaterializeBaseline(const CaseTensors& variant,
   });
 }
 
-CaseTensors MaterializeTailPoisonedBaseline(const CaseTensors& variant) {
-  return DenseCopies(variant, [](const at::Tensor& t) {
-    at::Tensor d = WithPoisonedTail(ReadDense(t), t.device());
+CaseTensors MaterializeTailFilledBaseline(const CaseTensors& variant,
+                                          TailFill fill) {
+  return DenseCopies(variant, [fill](const at::Tensor& t) {
+    at::Tensor d = WithFilledTail(ReadDense(t), t.device(), fill);
     return t.requires_grad() ? d.requires_grad_(true) : d;
   });
 }

@@ -62,14 +62,21 @@ CaseTensors MaterializeBaseline(
     const CaseTensors& variant,
     BaselineDevice device = BaselineDevice::kVariant);
 
+// What follows each argument of a tail-filled baseline.
+enum class TailFill : uint8_t {
+  kPoison,    // The gaps' poison (generators/poison.h): NaN survives 0 * x.
+  kSentinel,  // 0x5A bytes (bool: 1): finite, and unlike the freed,
+              // poisoned storages a plain baseline may read past its end.
+};
+
 // The baseline with each tensor followed in its storage by as many
-// elements again (and kTailMargin more) of a sentinel pattern (0x5A
-// bytes): still contiguous at offset 0, so a correct op gives the
-// baseline's results on it. One that
+// elements again (and kTailMargin more) of `fill`: still contiguous at
+// offset 0, so a correct op gives the baseline's results on it. One that
 // differs reads past the end of an argument: arguments inconsistent with
 // each other (a weight shorter than the channels), which the op does not
 // check, not a layout bug (Note [Baselines that read outside]).
-CaseTensors MaterializeTailPoisonedBaseline(const CaseTensors& variant);
+CaseTensors MaterializeTailFilledBaseline(const CaseTensors& variant,
+                                          TailFill fill);
 
 // An element of a storage that changed where it must not have.
 struct StorageChange {

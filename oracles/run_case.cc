@@ -410,11 +410,13 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
 // the strided variant dpfuzz's poisoned gaps, so the two differ and the
 // difference looks like a layout bug. It is not one: no layout of these
 // arguments is right. Before a layout-bug finding is returned, the
-// baseline runs once more with a sentinel pattern after each argument's
-// last element (MaterializeTailPoisonedBaseline: still contiguous, offset
-// 0; not the gaps' poison, which freed heap memory often holds); when that
-// run's results differ from the baseline's, the baseline itself reads
-// outside its arguments and the finding is a baseline failure
+// baseline runs again with other values after each argument's last
+// element (MaterializeTailFilledBaseline: still contiguous, offset 0),
+// twice: the gaps' poison (a NaN, which survives 0 * x) and a finite
+// sentinel (freed heap memory, which the plain baseline reads, often
+// holds poison). When either run's results differ from the baseline's,
+// the baseline itself reads outside its arguments and the finding is a
+// baseline failure
 // (FindingKind::kBaselineFailure), kept and reported apart with both
 // differences. Only deterministic ops are judged so (the first repeat run
 // agreed), and only findings pay for the extra call.
@@ -435,11 +437,14 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
   // baseline runs differ (copied only then: this is the per-case path).
   const OpSpec* judged = &given;
   std::optional<OpSpec> nondeterministic;
-  std::optional<CaseTensors> baseline_again, tail_poisoned;
+  std::optional<CaseTensors> baseline_again;
+  std::vector<CaseTensors> tail_filled;
   if ((given.rules & kRuleCheckDeterminism) &&
       !(given.rules & kRuleNondeterministic)) {
     baseline_again = MaterializeBaseline(variant);
-    tail_poisoned = MaterializeTailPoisonedBaseline(variant);
+    for (TailFill fill : {TailFill::kPoison, TailFill::kSentinel}) {
+      tail_filled.push_back(MaterializeTailFilledBaseline(variant, fill));
+    }
   }
   const std::vector<std::string> written = WrittenArguments(op);
   std::vector<void*> pointers_before;
@@ -479,20 +484,21 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
                    cpu_reference, written, pointers_before));
   // Note [Baselines that read outside].
   if (IsFinding(outcome.verdict) && outcome.kind == FindingKind::kLayoutBug &&
-      tail_poisoned.has_value() && !(judged->rules & kRuleNondeterministic)) {
-    DPFUZZ_ASSIGN_OR_RETURN(bool reads_outside,
-                            RunsDiffer(op, c, b, *tail_poisoned, written,
-                                       ResultsOf(b, baseline.args, written)));
-    if (reads_outside) {
+      !(judged->rules & kRuleNondeterministic)) {
+    for (CaseTensors& filled : tail_filled) {
+      DPFUZZ_ASSIGN_OR_RETURN(bool reads_outside,
+                              RunsDiffer(op, c, b, filled, written,
+                                         ResultsOf(b, baseline.args, written)));
+      if (!reads_outside) continue;
       outcome.kind = FindingKind::kBaselineFailure;
       outcome.evidence.where = "baseline";
       outcome.evidence.detail = absl::StrCat(
-          "the contiguous baseline gives other results when a sentinel "
-          "follows its arguments in memory: it reads past an argument's end "
-          "(the "
-          "arguments do not fit each other, unchecked); the layout "
+          "the contiguous baseline gives other results when other values "
+          "follow its arguments in memory: it reads past an argument's end "
+          "(the arguments do not fit each other, unchecked); the layout "
           "variant's difference: ",
           outcome.evidence.detail);
+      break;
     }
   }
   return outcome;
