@@ -80,6 +80,9 @@ const KnownFinding kKnownFindings[] = {
      Verdict::kGradMismatch},
     {"_masked_softmax-transposed-input-pairs-wrong-mask",
      Verdict::kNanIntroduced},
+    {"_upsample_bilinear2d_aa-out-width-one-repeats-first-row",
+     Verdict::kMismatch},
+    {"upsample_nearest3d-channels-last-ignores-scale", Verdict::kMismatch},
 };
 
 // The verdict `k`'s case gets on the LibTorch under test; kAgree where the
