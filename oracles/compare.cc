@@ -48,6 +48,7 @@ struct Elements {
     const uint8_t* p = at(i) + c * (size / components);
     switch (type) {
       case at::kHalf:
+      case at::kComplexHalf:
         return static_cast<float>(*reinterpret_cast<const c10::Half*>(p));
       case at::kBFloat16:
         return static_cast<float>(*reinterpret_cast<const c10::BFloat16*>(p));

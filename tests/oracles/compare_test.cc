@@ -196,6 +196,28 @@ TEST(CompareTest, StridedTensorsAreReadLogically) {
   EXPECT_EQ(MultiIndex(4, {2, 3}), "[1, 1]");
 }
 
+// complex32 (chalf) is two halves: read as such, not as doubles past the
+// element (which made equal results differ, a false finding).
+TEST(CompareTest, ComplexHalfIsReadAsTwoHalves) {
+  auto chalf = [](const std::vector<float>& parts) {
+    at::Tensor t =
+        at::empty({static_cast<int64_t>(parts.size() / 2)}, at::kComplexHalf);
+    auto* p = static_cast<c10::Half*>(t.data_ptr());
+    for (size_t i = 0; i < parts.size(); ++i) p[i] = c10::Half(parts[i]);
+    return t;
+  };
+  const at::Tensor a = chalf({1.5, -2, 0.25, 3, -1, 0});
+  EXPECT_FALSE(
+      CompareValues(a, chalf({1.5, -2, 0.25, 3, -1, 0}), Comparison::kExact)
+          .has_value());
+  const std::optional<Difference> d =
+      CompareValues(a, chalf({1.5, -2, 0.25, 3, -1, 0.5}), Comparison::kExact);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->index, "[2]");
+  EXPECT_EQ(d->expected, "(-1, 0)");
+  EXPECT_EQ(d->actual, "(-1, 0.5)");
+}
+
 // A conjugate or negative view keeps its bit on the tensor, its memory
 // unchanged: it is compared by the values it reads as.
 TEST(CompareTest, ConjugateAndNegativeViewsAreReadByValue) {
