@@ -17,16 +17,18 @@
 namespace dpfuzz {
 namespace {
 
-// The tensor of group member `member`: "out", or "tensors[1]" of a
-// Tensor[] argument; nullptr when there is none.
+// Where group member `member` is in a NamedTensors: "out" is ("out", 0),
+// "tensors[1]" of a Tensor[] argument ("tensors", 1).
+std::pair<std::string, size_t> MemberKey(const std::string& member) {
+  const size_t bracket = member.find('[');
+  if (bracket == std::string::npos) return {member, 0};
+  return {member.substr(0, bracket), std::stoul(member.substr(bracket + 1))};
+}
+
+// The tensor of group member `member`; nullptr when there is none.
 const at::Tensor* MemberTensor(const NamedTensors& args,
                                const std::string& member) {
-  std::string name = member;
-  size_t index = 0;
-  if (const size_t bracket = member.find('['); bracket != std::string::npos) {
-    name = member.substr(0, bracket);
-    index = std::stoul(member.substr(bracket + 1));
-  }
+  const auto [name, index] = MemberKey(member);
   const auto it = args.find(name);
   if (it == args.end() || index >= it->second.size()) return nullptr;
   return &it->second[index];
@@ -163,26 +165,38 @@ CaseTensors DenseCopies(const CaseTensors& variant, Dense dense) {
   return out;
 }
 
-// `d` (on the CPU, contiguous) moved into a storage on `device` whose
-// tail, d.numel() + kTailMargin elements, holds `fill`.
-at::Tensor WithFilledTail(const at::Tensor& d, const at::Device& device,
+// A tensor of `sizes` holding `bytes` (its logical values, row-major), in
+// a storage on `device` whose tail, numel + kTailMargin elements, holds
+// `fill`.
+at::Tensor WithFilledTail(DType dtype, const Dims& sizes,
+                          std::vector<uint8_t> bytes, const at::Device& device,
                           TailFill fill) {
-  const int64_t n = d.numel(), tail = n + kTailMargin;
-  absl::StatusOr<DType> dtype = FromScalarType(d.scalar_type());
-  if (!dtype.ok()) return d.to(device);  // Not a dtype dpfuzz generates.
-  std::vector<uint8_t> bytes = ReadLogicalBytes(d);
+  const int64_t n = ComputeNumel(sizes), tail = n + kTailMargin;
   const std::vector<uint8_t> element =
       fill == TailFill::kPoison
-          ? PoisonElement(*dtype)
-          : std::vector<uint8_t>(d.element_size(),
-                                 *dtype == DType::kBool ? 0x01 : 0x5A);
+          ? PoisonElement(dtype)
+          : std::vector<uint8_t>(ElementSize(dtype),
+                                 dtype == DType::kBool ? 0x01 : 0x5A);
   for (int64_t i = 0; i < tail; ++i) {
     bytes.insert(bytes.end(), element.begin(), element.end());
   }
-  return MakeContiguousTensor(*dtype, {n + tail}, bytes)
+  return MakeContiguousTensor(dtype, {n + tail}, bytes)
       .to(device)
       .narrow(0, 0, n)
-      .view(d.sizes());
+      .view(sizes);
+}
+
+// The bytes `spec` addressed in `group`'s storage before the op ran, in
+// logical order: the values its tensor held then.
+std::vector<uint8_t> BytesBefore(const StorageGroup& group,
+                                 const TensorSpec& spec) {
+  const int64_t size = group.storage.element_size();
+  std::vector<uint8_t> bytes;
+  for (int64_t index : ComputeStorageIndices(spec.layout)) {
+    const auto first = group.before.begin() + index * size;
+    bytes.insert(bytes.end(), first, first + size);
+  }
+  return bytes;
 }
 
 }  // namespace
@@ -200,10 +214,34 @@ CaseTensors MaterializeBaseline(const CaseTensors& variant,
 
 CaseTensors MaterializeTailFilledBaseline(const CaseTensors& variant,
                                           TailFill fill) {
-  return DenseCopies(variant, [fill](const at::Tensor& t) {
-    at::Tensor d = WithFilledTail(ReadDense(t), t.device(), fill);
-    return t.requires_grad() ? d.requires_grad_(true) : d;
-  });
+  at::NoGradGuard no_grad;
+  CaseTensors out;
+  for (const auto& [name, tensors] : variant.args) {
+    out.args[name].resize(tensors.size());
+  }
+  // From the storages' snapshots: the op may have written the variant's
+  // tensors since (Note [Baselines that read outside] builds these only
+  // for a finding).
+  for (const StorageGroup& group : variant.groups) {
+    for (size_t i = 0; i < group.args.size(); ++i) {
+      const TensorSpec& spec = group.specs[i];
+      const at::Tensor* now = MemberTensor(variant.args, group.args[i]);
+      at::Tensor d =
+          WithFilledTail(spec.dtype, spec.layout.sizes,
+                         BytesBefore(group, spec), now->device(), fill);
+      const auto [name, index] = MemberKey(group.args[i]);
+      out.args[name][index] = now->requires_grad() ? d.requires_grad_(true) : d;
+    }
+  }
+  for (const at::Tensor& g : variant.grad_outputs) {  // Never written.
+    const at::Tensor dense = ReadDense(g);
+    absl::StatusOr<DType> dtype = FromScalarType(dense.scalar_type());
+    out.grad_outputs.push_back(
+        dtype.ok() ? WithFilledTail(*dtype, dense.sizes().vec(),
+                                    ReadLogicalBytes(dense), g.device(), fill)
+                   : dense.to(g.device()));
+  }
+  return out;
 }
 
 std::optional<StorageChange> CheckStorages(

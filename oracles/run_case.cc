@@ -419,7 +419,8 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
 // baseline failure
 // (FindingKind::kBaselineFailure), kept and reported apart with both
 // differences. Only deterministic ops are judged so (the first repeat run
-// agreed), and only findings pay for the extra call.
+// agreed), and only findings pay for the extra calls: the tail-filled
+// baselines are built then, from the variant's storage snapshots.
 absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
   DPFUZZ_ASSIGN_OR_RETURN(c10::OperatorHandle op,
                           OperatorFor(given, c.variant));
@@ -438,13 +439,9 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
   const OpSpec* judged = &given;
   std::optional<OpSpec> nondeterministic;
   std::optional<CaseTensors> baseline_again;
-  std::vector<CaseTensors> tail_filled;
   if ((given.rules & kRuleCheckDeterminism) &&
       !(given.rules & kRuleNondeterministic)) {
     baseline_again = MaterializeBaseline(variant);
-    for (TailFill fill : {TailFill::kPoison, TailFill::kSentinel}) {
-      tail_filled.push_back(MaterializeTailFilledBaseline(variant, fill));
-    }
   }
   const std::vector<std::string> written = WrittenArguments(op);
   std::vector<void*> pointers_before;
@@ -484,8 +481,9 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
                    cpu_reference, written, pointers_before));
   // Note [Baselines that read outside].
   if (IsFinding(outcome.verdict) && outcome.kind == FindingKind::kLayoutBug &&
-      !(judged->rules & kRuleNondeterministic)) {
-    for (CaseTensors& filled : tail_filled) {
+      baseline_again.has_value() && !(judged->rules & kRuleNondeterministic)) {
+    for (TailFill fill : {TailFill::kPoison, TailFill::kSentinel}) {
+      CaseTensors filled = MaterializeTailFilledBaseline(variant, fill);
       DPFUZZ_ASSIGN_OR_RETURN(bool reads_outside,
                               RunsDiffer(op, c, b, filled, written,
                                          ResultsOf(b, baseline.args, written)));
