@@ -219,8 +219,11 @@ class Worker {
                                               config_.seeds_dir, "\""));
     }
     OpSpec seeded = spec;
-    seeded.make_args = [cases](Rng& rng, DType dtype) {
-      return DrawSeedArgs(*cases, dtype, rng);
+    seeded.make_args = [cases, reads = ReadArgumentsOf(SplitOverload(op))](
+                           Rng& rng, DType dtype) {
+      std::vector<Argument> args = DrawSeedArgs(*cases, dtype, rng);
+      KeepReadArguments(reads, args);  // Seeds of another overload: extras.
+      return args;
     };
     return &seeded_.emplace(op, std::move(seeded)).first->second;
   }

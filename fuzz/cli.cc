@@ -199,7 +199,8 @@ absl::StatusOr<std::string> ListOpsText() {
   }
   std::string text =
       "# overload\tstatus\tfamily or reason\tvariants\tdtypes\tvalid/tried "
-      "(all)\tvalid/tried (seeded)\tvalid rate\trecorded seeds\tmarks\n";
+      "(all)\tvalid/tried (seeded)\tvalid rate\trecorded seeds\tseeds "
+      "of\tmarks\n";
   int64_t counted = 0, covered = 0, no_dense_kernel = 0;
   // Dense-kernel functional non-random overloads, private ones included;
   // of them, those an exact rule excludes (with its reason above).
@@ -218,21 +219,23 @@ absl::StatusOr<std::string> ListOpsText() {
     const OpStats* stats = knowledge.ok() ? knowledge->Find(e.name) : nullptr;
     const Tally cases = stats != nullptr ? stats->all : Tally{};
     const Tally seeded = stats != nullptr ? stats->seeded : Tally{};
-    const SeedIndexEntry* recorded = seeds.ok() && e.spec != nullptr
-                                         ? seeds->Find(seeds->SourceFor(e.name))
-                                         : nullptr;
+    // Recorded for this overload or borrowed from another (SourceFor).
+    const std::string source =
+        seeds.ok() && e.spec != nullptr ? seeds->SourceFor(e.name) : "";
+    const SeedIndexEntry* recorded =
+        source.empty() ? nullptr : seeds->Find(source);
     std::vector<std::string> marks;
     if (e.is_private) marks.emplace_back("private");
     if (e.is_random) marks.emplace_back("random");
-    absl::StrAppend(&text, e.name, "\t", e.status, "\t", detail, "\t",
-                    absl::StrJoin(variants, ","), "\t",
-                    absl::StrJoin(dtypes, ","), "\t", cases.valid, "/",
-                    cases.tried, "\t", seeded.valid, "/", seeded.tried, "\t",
-                    cases.tried > 0
-                        ? absl::StrFormat("%.1f%%", 100 * ValidRate(cases))
+    absl::StrAppend(
+        &text, e.name, "\t", e.status, "\t", detail, "\t",
+        absl::StrJoin(variants, ","), "\t", absl::StrJoin(dtypes, ","), "\t",
+        cases.valid, "/", cases.tried, "\t", seeded.valid, "/", seeded.tried,
+        "\t",
+        cases.tried > 0 ? absl::StrFormat("%.1f%%", 100 * ValidRate(cases))
                         : "-",
-                    "\t", recorded != nullptr ? recorded->cases : 0, "\t",
-                    absl::StrJoin(marks, ","), "\n");
+        "\t", recorded != nullptr ? recorded->cases : 0, "\t",
+        source == e.name ? "" : source, "\t", absl::StrJoin(marks, ","), "\n");
     if (!e.is_random && !e.writes && e.dense_kernel) {
       ++dense;
       if (cases.valid > 0) ++dense_covered;

@@ -48,20 +48,8 @@ bool NameHas(const std::string& name,
   return false;
 }
 
-c10::TypePtr Unwrapped(const c10::TypePtr& type) {
-  if (type->kind() == c10::TypeKind::OptionalType) {
-    return type->castRaw<c10::OptionalType>()->getElementType();
-  }
-  return type;
-}
-
 bool IsWritten(const c10::Argument& arg) {
   return arg.alias_info() != nullptr && arg.alias_info()->isWrite();
-}
-
-bool MayLeaveOut(const c10::Argument& arg) {
-  return arg.default_value().has_value() ||
-         arg.real_type()->kind() == c10::TypeKind::OptionalType;
 }
 
 bool Drawable(const c10::Argument& arg) {
@@ -267,6 +255,18 @@ class Drawer {
 };
 
 }  // namespace
+
+c10::TypePtr Unwrapped(const c10::TypePtr& type) {
+  if (type->kind() == c10::TypeKind::OptionalType) {
+    return type->castRaw<c10::OptionalType>()->getElementType();
+  }
+  return type;
+}
+
+bool MayLeaveOut(const c10::Argument& arg) {
+  return arg.default_value().has_value() ||
+         arg.real_type()->kind() == c10::TypeKind::OptionalType;
+}
 
 bool IsTensorLike(const c10::TypePtr& type) {
   switch (type->kind()) {

@@ -61,6 +61,13 @@ struct SchemaPlan {
 SchemaPlan DrawPlan(Rng& rng);
 SchemaPlan PlanOfSeed(uint64_t seed);
 
+// The element type of an optional type ("Tensor?" -> "Tensor"); others
+// as they are.
+c10::TypePtr Unwrapped(const c10::TypePtr& type);
+
+// Whether a case may leave `arg` out: it has a default or is optional.
+bool MayLeaveOut(const c10::Argument& arg);
+
 // True for Tensor, Tensor?, Tensor[] and Tensor?[].
 bool IsTensorLike(const c10::TypePtr& type);
 

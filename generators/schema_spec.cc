@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "generators/schema_args.h"
 
 namespace dpfuzz {
@@ -211,9 +212,17 @@ bool IsInplaceOnly(const OverloadName& name,
 
 }  // namespace
 
-std::string ReadSignature(const OverloadName& name) {
+std::vector<ReadArgument> ReadArgumentsOf(const OverloadName& name) {
   c10::optional<c10::OperatorHandle> h = Find(name.op, name.overload);
-  return h.has_value() ? absl::StrJoin(ReadArguments(h->schema()), ", ") : "";
+  std::vector<ReadArgument> args;
+  if (!h.has_value()) return args;
+  for (const c10::Argument& arg : h->schema().arguments()) {
+    if (arg.alias_info() != nullptr && arg.alias_info()->isWrite()) continue;
+    std::string type = Unwrapped(arg.real_type())->str();
+    absl::StrReplaceAll({{"SymInt", "int"}}, &type);
+    args.push_back({arg.name(), std::move(type), !MayLeaveOut(arg)});
+  }
+  return args;
 }
 
 bool IsPrivateOp(const OverloadName& name) {

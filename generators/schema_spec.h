@@ -66,11 +66,16 @@ absl::StatusOr<std::string> GenericExclusion(const OverloadName& name);
 // GenericExclusion above holds for some device, this for the one fuzzed.
 bool HasKernelOn(const OverloadName& name, Device device);
 
-// "self: Tensor, dim: int": the arguments `name` reads (written ones left
-// out); "" when it is not registered. Overloads with equal signatures take
-// the same arguments (an out= overload and its functional; nll_loss and
-// nll_loss_nd).
-std::string ReadSignature(const OverloadName& name);
+// One argument an overload reads (written ones are left out).
+struct ReadArgument {
+  std::string name;
+  std::string type;  // "Tensor", "int[]": optional and SymInt spelled
+                     // as their plain types.
+  bool required;     // No default, not optional.
+};
+
+// The arguments `name` reads, in order; empty when it is not registered.
+std::vector<ReadArgument> ReadArgumentsOf(const OverloadName& name);
 
 // True for private ops ("_softmax") and random ones (see above).
 bool IsPrivateOp(const OverloadName& name);

@@ -1,11 +1,15 @@
 #include "generators/seed_corpus.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <tuple>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "common/files.h"
 #include "generators/case_json.h"
 #include "generators/op_args.h"
@@ -16,6 +20,70 @@ namespace dpfuzz {
 namespace {
 
 using Json = nlohmann::json;
+
+// Op names without the namespace, leading "_" and a "_forward" or "_copy"
+// suffix: the same op's private and derived forms.
+std::string OpStem(const std::string& op) {
+  absl::string_view stem = op;
+  if (const size_t colons = stem.find("::"); colons != stem.npos) {
+    stem.remove_prefix(colons + 2);
+  }
+  while (absl::ConsumePrefix(&stem, "_")) {
+  }
+  if (!absl::ConsumeSuffix(&stem, "_forward")) {
+    absl::ConsumeSuffix(&stem, "_copy");
+  }
+  return std::string(stem);
+}
+
+bool SameOp(const OverloadName& a, const OverloadName& b) {
+  return OpStem(a.op) == OpStem(b.op);
+}
+
+// How well a donor's seeds fit a target (SeedCorpus::SourceFor); greater
+// is better.
+struct SeedFit {
+  bool same_op;
+  bool same_reads;  // The very arguments the target reads.
+  int optional_given;
+  int extra;  // Negated: the fewer the better.
+
+  friend bool operator<(const SeedFit& a, const SeedFit& b) {
+    return std::tie(a.same_op, a.same_reads, a.optional_given, a.extra) <
+           std::tie(b.same_op, b.same_reads, b.optional_given, b.extra);
+  }
+};
+
+// nullopt when `donor`'s seeds cannot be drawn for `target`: it must give
+// every argument `target` reads (of the same op: every required one), and
+// none of another type.
+std::optional<SeedFit> FitOf(const std::vector<ReadArgument>& target,
+                             const std::vector<ReadArgument>& donor,
+                             bool same_op) {
+  if (target.empty()) return std::nullopt;
+  SeedFit fit{same_op, true, 0, 0};
+  fit.same_reads = target.size() == donor.size();
+  int shared = 0;
+  for (size_t i = 0; i < target.size(); ++i) {
+    const ReadArgument& t = target[i];
+    auto d =
+        std::find_if(donor.begin(), donor.end(),
+                     [&t](const ReadArgument& a) { return a.name == t.name; });
+    if (d == donor.end()) {
+      if (t.required || !same_op) return std::nullopt;
+      fit.same_reads = false;
+      continue;
+    }
+    if (d->type != t.type) return std::nullopt;
+    fit.same_reads =
+        fit.same_reads && d == donor.begin() + i && d->required == t.required;
+    ++shared;
+    if (!t.required) ++fit.optional_given;
+  }
+  if (shared == 0) return std::nullopt;
+  fit.extra = -static_cast<int>(donor.size() - shared);
+  return fit;
+}
 
 const TensorSpec* FirstTensor(const Case& c) {
   const std::vector<const TensorSpec*> specs = TensorSpecsOf(c);
@@ -67,15 +135,28 @@ const SeedIndexEntry* SeedCorpus::Find(const std::string& overload) const {
 
 std::string SeedCorpus::SourceFor(const std::string& overload) {
   if (Find(overload) != nullptr) return overload;
-  if (by_signature_.empty()) {
+  if (auto it = sources_.find(overload); it != sources_.end()) {
+    return it->second;
+  }
+  if (seeded_reads_.empty()) {
     for (const auto& [name, entry] : index_) {
-      const std::string signature = ReadSignature(SplitOverload(name));
-      if (!signature.empty()) by_signature_.try_emplace(signature, name);
+      seeded_reads_[name] = ReadArgumentsOf(SplitOverload(name));
     }
   }
-  const std::string signature = ReadSignature(SplitOverload(overload));
-  auto it = by_signature_.find(signature);
-  return signature.empty() || it == by_signature_.end() ? "" : it->second;
+  const OverloadName target = SplitOverload(overload);
+  const std::vector<ReadArgument> reads = ReadArgumentsOf(target);
+  std::string best;
+  std::optional<SeedFit> best_fit;
+  for (const auto& [name, donor] : seeded_reads_) {
+    std::optional<SeedFit> fit =
+        FitOf(reads, donor, SameOp(target, SplitOverload(name)));
+    if (fit.has_value() && (!best_fit.has_value() || *best_fit < *fit)) {
+      best = name;
+      best_fit = fit;
+    }
+  }
+  sources_[overload] = best;
+  return best;
 }
 
 const std::vector<Case>* SeedCorpus::CasesOf(const std::string& overload) {
@@ -121,6 +202,18 @@ std::vector<Argument> DrawSeedArgs(const std::vector<Case>& seeds, DType dtype,
     }
   }
   return drawn.args;
+}
+
+void KeepReadArguments(const std::vector<ReadArgument>& reads,
+                       std::vector<Argument>& args) {
+  args.erase(std::remove_if(args.begin(), args.end(),
+                            [&reads](const Argument& a) {
+                              return std::none_of(reads.begin(), reads.end(),
+                                                  [&a](const ReadArgument& r) {
+                                                    return r.name == a.name;
+                                                  });
+                            }),
+             args.end());
 }
 
 }  // namespace dpfuzz

@@ -33,6 +33,7 @@
 #include "generators/case.h"
 #include "generators/dtype.h"
 #include "generators/rng.h"
+#include "generators/schema_spec.h"
 
 namespace dpfuzz {
 
@@ -58,10 +59,15 @@ class SeedCorpus {
   const SeedIndexEntry* Find(const std::string& overload) const;
 
   // The overload whose seeds `overload` draws from: itself when it has
-  // seeds, else one with seeds whose schema reads the same arguments (names
-  // and types, in order): a composite op and the op it forwards to
-  // (nll_loss and nll_loss_nd), which a dispatch mode records instead. ""
-  // when none.
+  // seeds, else one with seeds that gives every argument `overload` reads
+  // (same names and types; extra ones are dropped, KeepReadArguments),
+  // or, of the same op, every argument it must be given. Ops are the same
+  // when their names are without leading "_" and a "_forward" or "_copy"
+  // suffix (embedding_bag, embedding_bag.padding_idx, _embedding_bag). Of
+  // those, first one of the same op, then one that reads exactly the same
+  // arguments (a composite op and the op it forwards to, which a dispatch
+  // mode records instead: nll_loss and nll_loss_nd), then the one giving
+  // the most optional arguments and the fewest others. "" when none.
   std::string SourceFor(const std::string& overload);
 
   // The recorded cases of `overload`, read on first use; nullptr when it
@@ -74,9 +80,9 @@ class SeedCorpus {
   std::string torch_version_;
   std::map<std::string, SeedIndexEntry> index_;
   std::map<std::string, std::vector<Case>> loaded_;
-  // Schema signature -> the first overload with seeds that has it; made by
-  // the first SourceFor.
-  std::map<std::string, std::string> by_signature_;
+  // What each overload with seeds reads; made by the first SourceFor.
+  std::map<std::string, std::vector<ReadArgument>> seeded_reads_;
+  std::map<std::string, std::string> sources_;  // SourceFor's answers.
 };
 
 // "aten::add.Tensor" -> "aten__add.Tensor.jsonl".
@@ -91,6 +97,11 @@ std::string SeedFileName(absl::string_view overload);
 // probability is only valid with them). `seeds` must not be empty.
 std::vector<Argument> DrawSeedArgs(const std::vector<Case>& seeds, DType dtype,
                                    Rng& rng);
+
+// `args` without those not in `reads`: what a seed of another overload
+// (SeedCorpus::SourceFor) gives besides.
+void KeepReadArguments(const std::vector<ReadArgument>& reads,
+                       std::vector<Argument>& args);
 
 }  // namespace dpfuzz
 

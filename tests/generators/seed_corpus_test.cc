@@ -10,6 +10,8 @@
 #include "common/files.h"
 #include "generators/case_json.h"
 #include "generators/op_args.h"
+#include "generators/op_registry.h"
+#include "generators/schema_spec.h"
 
 namespace dpfuzz {
 namespace {
@@ -95,6 +97,45 @@ TEST_F(SeedCorpusTest, DrawsMoveTheFirstTensorsDTypeAndKeepIndices) {
   // No seed of the bool kind: a draw keeps the recorded dtypes.
   const std::vector<Argument> kept = DrawSeedArgs(cases, DType::kBool, rng);
   EXPECT_EQ(std::get<TensorSpec>(kept[0].value).dtype, DType::kFloat32);
+}
+
+// Only the index matters to SourceFor; the overloads are real schemas.
+TEST(SeedCorpusSourceTest, BorrowsTheSeedsOfTheSameOpOrOfTheSameArguments) {
+  absl::StatusOr<std::string> dir = MakeTempDirectory("dpfuzz_seeds_");
+  ASSERT_TRUE(dir.ok());
+  ASSERT_TRUE(WriteFileAtomically(*dir + "/index.json",
+                                  R"({"format": "dpfuzz-seeds", "ops": {
+                        "aten::embedding_bag.padding_idx": {"cases": 1},
+                        "aten::nll_loss_nd": {"cases": 1},
+                        "aten::convolution": {"cases": 1},
+                        "aten::softmax.int": {"cases": 1}}})",
+                                  "index")
+                  .ok());
+  absl::StatusOr<SeedCorpus> seeds = SeedCorpus::Open(*dir);
+  ASSERT_TRUE(seeds.ok()) << seeds.status();
+  EXPECT_EQ(seeds->SourceFor("aten::softmax.int"), "aten::softmax.int");
+  // Another overload of the op, with one argument more (padding_idx).
+  EXPECT_EQ(seeds->SourceFor("aten::embedding_bag"),
+            "aten::embedding_bag.padding_idx");
+  // The op it forwards to, which reads the same arguments.
+  EXPECT_EQ(seeds->SourceFor("aten::nll_loss"), "aten::nll_loss_nd");
+  // Another op that reads each of its arguments (and `transposed`).
+  EXPECT_EQ(seeds->SourceFor("aten::conv_transpose3d.input"),
+            "aten::convolution");
+  // Another op gives self but not dim; softmax.int's dim is of another
+  // type (int, not int[]).
+  EXPECT_EQ(seeds->SourceFor("aten::sum.dim_IntList"), "");
+  EXPECT_EQ(seeds->SourceFor("aten::no_such_op"), "");
+
+  std::vector<Argument> args = {Arg("weight", int64_t{1}),
+                                Arg("padding_idx", int64_t{0}),
+                                Arg("indices", int64_t{2})};
+  KeepReadArguments(ReadArgumentsOf(SplitOverload("aten::embedding_bag")),
+                    args);
+  ASSERT_EQ(args.size(), 2u);
+  EXPECT_EQ(args[0].name, "weight");
+  EXPECT_EQ(args[1].name, "indices");
+  std::filesystem::remove_all(*dir);
 }
 
 TEST(SeedCorpusOpenTest, MissingOrForeignIndexIsAnError) {
