@@ -10,10 +10,13 @@
 #ifndef DPFUZZ_COMMON_TORCH_COMPAT_H_
 #define DPFUZZ_COMMON_TORCH_COMPAT_H_
 
+#include <ATen/ATen.h>
 #include <c10/util/Exception.h>
 #include <torch/version.h>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace dpfuzz::compat {
 
@@ -43,6 +46,33 @@ class SilenceWarnings {
   Handler handler_;
   Guard guard_;
 };
+
+// Note [Nested buffers by version]
+// A strided nested tensor is built as LibTorch's own views build one:
+// aten::_nested_view_from_buffer(buffer, nested_size, nested_strides,
+// offsets). 1.13 takes the offsets as an int[] and asserts that the
+// buffer's storage holds exactly as many elements as the components
+// together, so there a nested tensor can have transposed and permuted
+// components in any order but no gap, margin or overlap
+// (generators/nested_layout.h: TilesBuffer). 2.x takes the offsets as a
+// tensor and any storage, so components may have gaps, offsets and
+// poisoned margins like dense tensors.
+inline constexpr bool kNestedBufferMayHaveGaps = TORCH_VERSION_MAJOR >= 2;
+
+// The nested tensor whose components have `sizes`, `strides` (one row per
+// component) and `offsets` into `buffer` (1-d, dense).
+inline at::Tensor NestedViewFromBuffer(const at::Tensor& buffer,
+                                       const at::Tensor& sizes,
+                                       const at::Tensor& strides,
+                                       const std::vector<int64_t>& offsets) {
+#if TORCH_VERSION_MAJOR < 2
+  return at::_nested_view_from_buffer(buffer, sizes, strides, offsets);
+#else
+  return at::_nested_view_from_buffer(
+      buffer, sizes, strides,
+      at::tensor(offsets, at::TensorOptions().dtype(at::kLong)));
+#endif
+}
 
 }  // namespace dpfuzz::compat
 

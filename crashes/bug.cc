@@ -47,8 +47,7 @@ std::vector<const TensorSpec*> SpecsOfArgument(const Case& c,
 // library this process has not loaded).
 std::vector<std::string> WrittenArgumentsOf(const Case& c) {
   if (c.variant != Variant::kOut && c.variant != Variant::kInplace) return {};
-  const OpSpec* spec = FindOp(QualifiedOpName(c));
-  if (spec == nullptr) spec = FindOp(c.op);
+  const OpSpec* spec = FindOpFor(c);
   if (spec != nullptr) {
     absl::StatusOr<c10::OperatorHandle> op = OperatorFor(*spec, c.variant);
     if (op.ok()) return WrittenArguments(*op);
@@ -219,8 +218,7 @@ std::optional<bool> AccumulateOf(const Case& c) {
   if (const Argument* given = FindArgument(c, "accumulate")) {
     if (const bool* on = std::get_if<bool>(&given->value)) return *on;
   }
-  const OpSpec* spec = FindOp(QualifiedOpName(c));
-  if (spec == nullptr) spec = FindOp(c.op);
+  const OpSpec* spec = FindOpFor(c);
   if (spec == nullptr) return std::nullopt;
   absl::StatusOr<c10::OperatorHandle> op =
       OperatorFor(*spec, Variant::kFunctional);

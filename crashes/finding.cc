@@ -13,9 +13,11 @@ namespace dpfuzz {
 std::string FindingSignature(const Case& c, Verdict verdict) {
   std::vector<std::string> dtypes;
   std::set<std::string> devices;
+  bool nested = false;
   for (const TensorSpec* spec : TensorSpecsOf(c)) {
     dtypes.emplace_back(DTypeName(spec->dtype));
     devices.emplace(DeviceName(spec->device));
+    nested = nested || spec->is_nested();
   }
   std::string signature =
       absl::StrJoin({QualifiedOpName(c), std::string(VariantName(c.variant)),
@@ -24,6 +26,8 @@ std::string FindingSignature(const Case& c, Verdict verdict) {
                     "|");
   // Sharing memory between arguments is its own class of bug.
   if (!c.aliases.empty()) absl::StrAppend(&signature, "|aliased");
+  // So are nested tensors: a nested kernel is not the dense one.
+  if (nested) absl::StrAppend(&signature, "|nested");
   return signature;
 }
 

@@ -3,7 +3,8 @@
 // Case + verdict + evidence + signature + environment. The signature is
 // what makes two findings "the same bug" for deduplication: the op
 // overload, the variant, the verdict, the dtypes and devices of the
-// tensors, and whether arguments share memory. FindingSignature returns it
+// tensors, whether arguments share memory and whether any is nested
+// (a nested kernel is not the dense one). FindingSignature returns it
 // as text; SignatureHash gives the stable 64-bit FNV-1a hash that names the
 // finding's directory (stable across runs and machines, unlike absl::Hash).
 //

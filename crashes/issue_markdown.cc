@@ -194,8 +194,7 @@ std::string IssueMarkdown(const Finding& finding, const IssueSnippet& snippet,
     if (t.verdict == finding.outcome.verdict) text = &t;
   }
   // The plan of the repro: the schema called, what its check demands.
-  const OpSpec* spec = FindOp(QualifiedOpName(finding.c));
-  if (spec == nullptr) spec = FindOp(finding.c.op);
+  const OpSpec* spec = FindOpFor(finding.c);
   const absl::StatusOr<ReproPlan> plan =
       spec == nullptr
           ? absl::NotFoundError("no op spec")

@@ -174,6 +174,7 @@ absl::Status AddTensors(const Case& c, ReproPlan& plan) {
       t.storage = static_cast<int>(plan.storages.size()) - 1;
       t.dtype = group.specs[i].dtype;
       t.layout = group.specs[i].layout;
+      t.components = group.specs[i].components;
       t.requires_grad = group.specs[i].requires_grad;
       const at::Tensor& dense = baseline.args.at(arg).at(index < 0 ? 0 : index);
       t.baseline = DecodeAll(t.dtype, ReadLogicalBytes(dense));

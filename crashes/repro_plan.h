@@ -79,7 +79,8 @@ struct ReproTensor {
   std::string name;    // An identifier: "self_", "tensors_1".
   int storage = 0;     // Index into ReproPlan::storages (variant only).
   DType dtype = DType::kFloat32;
-  StridedLayout layout;  // The variant's view.
+  StridedLayout layout;   // The variant's view.
+  Components components;  // A nested tensor's (then `layout` is empty).
   bool requires_grad = false;
   // The contiguous baseline: the logical values the variant's view holds
   // before the op runs, row-major (oracles/case_tensors.h), on the

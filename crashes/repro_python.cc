@@ -187,7 +187,24 @@ std::string ArgsDict(const std::vector<ReproTensor>& tensors,
   return out + "    }";
 }
 
+// "([2, 3], [1, 2])": one Python list per component of a field.
+std::string ComponentLists(const Components& components) {
+  std::vector<std::string> sizes, strides, offsets;
+  for (const StridedLayout& c : components) {
+    sizes.push_back(absl::StrCat("[", absl::StrJoin(c.sizes, ", "), "]"));
+    strides.push_back(absl::StrCat("[", absl::StrJoin(c.strides, ", "), "]"));
+    offsets.push_back(absl::StrCat(c.storage_offset));
+  }
+  return absl::StrCat("[", absl::StrJoin(sizes, ", "), "], [",
+                      absl::StrJoin(strides, ", "), "], [",
+                      absl::StrJoin(offsets, ", "), "]");
+}
+
 std::string ViewLine(const ReproTensor& t, const std::string& storage) {
+  if (!t.components.empty()) {
+    return absl::StrCat("    ", t.name, " = nested_view(", storage, ", ",
+                        ComponentLists(t.components), ")\n");
+  }
   const std::string line = absl::StrCat(
       "    ", t.name, " = view(", storage, ", ", Tuple(t.layout.sizes), ", ",
       Tuple(t.layout.strides), ", ", t.layout.storage_offset,
@@ -215,7 +232,10 @@ std::string VariantTensors(const ReproPlan& plan) {
     }
     for (const ReproTensor* t : views) {
       absl::StrAppend(&out, "    # ", GroupName(*t), ": ", DTypeName(t->dtype),
-                      " ", LayoutToString(t->layout), "\n");
+                      " ",
+                      t->components.empty() ? LayoutToString(t->layout)
+                                            : ComponentsToString(t->components),
+                      "\n");
     }
     const std::string head = absl::StrCat("    ", storage.name, " = storage(",
                                           TorchDType(storage.dtype), ", ");
@@ -229,8 +249,15 @@ std::string VariantTensors(const ReproPlan& plan) {
     std::vector<std::string> roles;
     for (const ReproTensor* t : views) {
       absl::StrAppend(&out, ViewLine(*t, storage.name));
-      roles.push_back(absl::StrCat("(", Quoted(GroupName(*t)), ", ",
-                                   LayoutTuple(t->layout), ")"));
+      if (t->components.empty()) {
+        roles.push_back(absl::StrCat("(", Quoted(GroupName(*t)), ", ",
+                                     LayoutTuple(t->layout), ")"));
+      }
+      for (size_t k = 0; k < t->components.size(); ++k) {
+        roles.push_back(absl::StrCat(
+            "(", Quoted(absl::StrCat(GroupName(*t), " component ", k)), ", ",
+            LayoutTuple(t->components[k]), ")"));
+      }
     }
     if (views.empty() || views.front()->arg != "grad_outputs") {
       checked.push_back(absl::StrCat(
@@ -251,9 +278,17 @@ std::string VariantTensors(const ReproPlan& plan) {
 std::string DenseLine(const ReproPlan& plan, const ReproTensor& t,
                       const std::string& name) {
   const Device device = plan.storages[t.storage].device;
-  const std::string head =
-      absl::StrCat("    ", name, " = dense(", TorchDType(t.dtype), ", ",
-                   Tuple(t.layout.sizes), ", ");
+  std::string sizes = Tuple(t.layout.sizes);
+  if (!t.components.empty()) {
+    std::vector<std::string> each;
+    for (const StridedLayout& c : t.components) {
+      each.push_back(absl::StrCat("[", absl::StrJoin(c.sizes, ", "), "]"));
+    }
+    sizes = absl::StrCat("[", absl::StrJoin(each, ", "), "]");
+  }
+  const std::string head = absl::StrCat(
+      "    ", name, t.components.empty() ? " = dense(" : " = nested_dense(",
+      TorchDType(t.dtype), ", ", sizes, ", ");
   const std::string tail =
       absl::StrCat(t.requires_grad ? ", requires_grad=True" : "",
                    device == Device::kCpu

@@ -88,6 +88,30 @@ def dense(dtype, sizes, elements, requires_grad=False, device="cpu"):
     return t.requires_grad_() if requires_grad else t
 
 
+def nested_view(base, sizes, strides, offsets):
+    """A nested tensor whose components have `sizes` and `strides` at
+    `offsets` in the storage `base`: how LibTorch's nested views are built.
+    LibTorch 1.13 takes the offsets as a list and a storage of exactly the
+    components' elements; 2.x takes them as a tensor."""
+    args = (base, torch.tensor(sizes, dtype=torch.int64),
+            torch.tensor(strides, dtype=torch.int64))
+    if int(torch.__version__.split(".")[0]) < 2:
+        return torch.ops.aten._nested_view_from_buffer(*args, offsets)
+    return torch.ops.aten._nested_view_from_buffer(
+        *args, torch.tensor(offsets, dtype=torch.int64))
+
+
+def nested_dense(dtype, sizes, elements, device="cpu"):
+    """A contiguous nested baseline: components of `sizes` holding
+    `elements`, one component after another."""
+    parts, at = [], 0
+    for s in sizes:
+        n = math.prod(s)
+        parts.append(dense(dtype, tuple(s), elements[at:at + n], device=device))
+        at += n
+    return torch.nested.nested_tensor(parts)
+
+
 def as_list(value):
     return value if isinstance(value, list) else [value]
 
@@ -101,9 +125,10 @@ def attempt(function, *args):
 
 
 def flatten(value):
-    """Returned tensors, lists and tuples flattened, numbers as 0-dim."""
+    """Returned tensors, lists and tuples flattened, numbers as 0-dim,
+    nested tensors as their components."""
     if isinstance(value, torch.Tensor):
-        return [value]
+        return list(value.unbind()) if value.is_nested else [value]
     if isinstance(value, (list, tuple)):
         return [t for v in value for t in flatten(v)]
     if isinstance(value, bool):

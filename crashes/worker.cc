@@ -180,8 +180,7 @@ class Worker {
       r.kind = WorkerReport::Kind::kInvalid;
       return r;
     }
-    const OpSpec* spec = FindOp(QualifiedOpName(**c));
-    if (spec == nullptr) spec = FindOp((*c)->op);
+    const OpSpec* spec = FindOpFor(**c);
     if (spec == nullptr) {
       return Error(absl::NotFoundError(
           absl::StrCat("no op spec for ", QualifiedOpName(**c))));

@@ -73,11 +73,6 @@ std::vector<DType> SeedDTypes(const SeedIndexEntry& seeds,
   return out;
 }
 
-std::string OpName(const OpSpec& spec) {
-  return spec.overload.empty() ? spec.op
-                               : absl::StrCat(spec.op, ".", spec.overload);
-}
-
 class Campaign {
  public:
   Campaign(const CampaignOptions& options, std::ostream& log,
@@ -175,11 +170,13 @@ bool Campaign::Setup() {
     }
   }
   for (const OpSpec* spec : options_.ops) {
-    OpState state{spec, OpName(*spec), AllowedDTypes(*spec, options_.dtypes),
+    OpState state{spec, SpecName(*spec), AllowedDTypes(*spec, options_.dtypes),
                   VariantsOf(*spec)};
     state.learns = (spec->rules & kRuleCheckDeterminism) != 0;
+    // Seeds are dense arguments: a nested spec draws its own.
     if (const SeedIndexEntry* e =
-            seeds ? seeds->Find(seeds->SourceFor(state.name)) : nullptr) {
+            seeds && !spec->nested ? seeds->Find(seeds->SourceFor(state.name))
+                                   : nullptr) {
       state.seed_dtypes = SeedDTypes(*e, state.dtypes);
     }
     if (state.dtypes.empty()) {

@@ -236,6 +236,8 @@ absl::StatusOr<std::string> ListOpsText() {
                         : "-",
         "\t", recorded != nullptr ? recorded->cases : 0, "\t",
         source == e.name ? "" : source, "\t", absl::StrJoin(marks, ","), "\n");
+    // Nested specs are layouts of ops counted already, not overloads.
+    if (e.spec != nullptr && e.spec->nested) continue;
     if (!e.is_random && !e.writes && e.dense_kernel) {
       ++dense;
       if (cases.valid > 0) ++dense_covered;

@@ -100,6 +100,10 @@ Case PlainCase(const Case& c) {
   Case plain = c;
   plain.aliases.clear();
   for (TensorSpec* t : AllTensorSpecsOf(plain)) {
+    if (t->is_nested()) {
+      t->components = ContiguousComponents(ComponentSizes(t->components));
+      continue;
+    }
     t->layout.strides = ComputeContiguousStrides(t->layout.sizes);
     t->layout.storage_offset = 0;
   }

@@ -43,15 +43,26 @@ Json SpecToJson(const TensorSpec& spec) {
     for (double v : spec.values.data) data.push_back(FloatToJson(v));
     values["data"] = data;
   }
-  return Json{
+  Json out{
       {"dtype", std::string(DTypeName(spec.dtype))},
       {"device", std::string(DeviceName(spec.device))},
-      {"sizes", spec.layout.sizes},
-      {"strides", spec.layout.strides},
-      {"storage_offset", spec.layout.storage_offset},
       {"requires_grad", spec.requires_grad},
       {"values", values},
   };
+  if (!spec.is_nested()) {
+    out["sizes"] = spec.layout.sizes;
+    out["strides"] = spec.layout.strides;
+    out["storage_offset"] = spec.layout.storage_offset;
+    return out;
+  }
+  Json components = Json::array();
+  for (const StridedLayout& c : spec.components) {
+    components.push_back(Json{{"sizes", c.sizes},
+                              {"strides", c.strides},
+                              {"storage_offset", c.storage_offset}});
+  }
+  out["components"] = components;
+  return out;
 }
 
 struct ArgToJson {
@@ -269,11 +280,45 @@ absl::StatusOr<ValueRecipe> RecipeFromJson(const Reader& r, const Json& j,
   return recipe;
 }
 
+absl::StatusOr<StridedLayout> LayoutFromJson(const Reader& r, const Json& j,
+                                             const std::string& path) {
+  StridedLayout layout;
+  DPFUZZ_ASSIGN_OR_RETURN(layout.sizes,
+                          r.IntList(j["sizes"], Reader::Join(path, "sizes")));
+  DPFUZZ_ASSIGN_OR_RETURN(
+      layout.strides, r.IntList(j["strides"], Reader::Join(path, "strides")));
+  if (j.contains("storage_offset")) {
+    DPFUZZ_ASSIGN_OR_RETURN(
+        layout.storage_offset,
+        r.Int(j["storage_offset"], Reader::Join(path, "storage_offset")));
+  }
+  return layout;
+}
+
+// A nested tensor's "components": one {sizes, strides, storage_offset} each.
+absl::StatusOr<Components> ComponentsFromJson(const Reader& r, const Json& j,
+                                              const std::string& path) {
+  if (!j.is_array()) return r.Error(path, "must be an array of layouts");
+  Components components;
+  for (size_t i = 0; i < j.size(); ++i) {
+    const std::string at = absl::StrCat(path, "[", i, "]");
+    DPFUZZ_RETURN_IF_ERROR(
+        r.CheckObject(j[i], at, {"sizes", "strides"}, {"storage_offset"}));
+    DPFUZZ_ASSIGN_OR_RETURN(StridedLayout c, LayoutFromJson(r, j[i], at));
+    components.push_back(std::move(c));
+  }
+  return components;
+}
+
 absl::StatusOr<TensorSpec> SpecFromJson(const Reader& r, const Json& j,
                                         const std::string& path) {
+  const bool nested = j.is_object() && j.contains("components");
   DPFUZZ_RETURN_IF_ERROR(
-      r.CheckObject(j, path, {"dtype", "sizes", "strides"},
-                    {"device", "storage_offset", "requires_grad", "values"}));
+      nested ? r.CheckObject(j, path, {"dtype", "components"},
+                             {"device", "requires_grad", "values"})
+             : r.CheckObject(
+                   j, path, {"dtype", "sizes", "strides"},
+                   {"device", "storage_offset", "requires_grad", "values"}));
   TensorSpec spec;
   DPFUZZ_ASSIGN_OR_RETURN(
       spec.dtype,
@@ -283,15 +328,12 @@ absl::StatusOr<TensorSpec> SpecFromJson(const Reader& r, const Json& j,
         spec.device,
         r.Named(j["device"], Reader::Join(path, "device"), &ParseDevice));
   }
-  DPFUZZ_ASSIGN_OR_RETURN(spec.layout.sizes,
-                          r.IntList(j["sizes"], Reader::Join(path, "sizes")));
-  DPFUZZ_ASSIGN_OR_RETURN(
-      spec.layout.strides,
-      r.IntList(j["strides"], Reader::Join(path, "strides")));
-  if (j.contains("storage_offset")) {
+  if (nested) {
     DPFUZZ_ASSIGN_OR_RETURN(
-        spec.layout.storage_offset,
-        r.Int(j["storage_offset"], Reader::Join(path, "storage_offset")));
+        spec.components, ComponentsFromJson(r, j["components"],
+                                            Reader::Join(path, "components")));
+  } else {
+    DPFUZZ_ASSIGN_OR_RETURN(spec.layout, LayoutFromJson(r, j, path));
   }
   if (j.contains("requires_grad")) {
     DPFUZZ_ASSIGN_OR_RETURN(

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
+#include "common/torch_compat.h"
 #include "generators/aten_bridge.h"
 #include "generators/geometry.h"
 #include "generators/poison.h"
@@ -37,6 +38,26 @@ absl::Status CheckBuildable(const TensorSpec& spec,
   return absl::OkStatus();
 }
 
+// The nested tensor of `components` over `storage` (1-d, dense).
+at::Tensor NestedView(const at::Tensor& storage, const Components& components) {
+  const int64_t count = static_cast<int64_t>(components.size());
+  const int64_t rank = components.front().dim();
+  const at::TensorOptions longs = at::TensorOptions().dtype(at::kLong);
+  at::Tensor sizes = at::empty({count, rank}, longs);
+  at::Tensor strides = at::empty({count, rank}, longs);
+  std::vector<int64_t> offsets;
+  int64_t* size_data = sizes.data_ptr<int64_t>();
+  int64_t* stride_data = strides.data_ptr<int64_t>();
+  for (int64_t i = 0; i < count; ++i) {
+    for (int64_t d = 0; d < rank; ++d) {
+      size_data[i * rank + d] = components[i].sizes[d];
+      stride_data[i * rank + d] = components[i].strides[d];
+    }
+    offsets.push_back(components[i].storage_offset);
+  }
+  return compat::NestedViewFromBuffer(storage, sizes, strides, offsets);
+}
+
 // Builds one poisoned storage holding every spec's values, in order, and a
 // view per spec. See Note [Poisoned gaps].
 absl::StatusOr<std::vector<MaterializedTensor>> BuildShared(
@@ -55,9 +76,20 @@ absl::StatusOr<std::vector<MaterializedTensor>> BuildShared(
     }
     extent = std::max(extent, specs[i].storage_extent());
   }
+  // See Note [Nested buffers by version].
+  const bool exact_buffer =
+      first.is_nested() && !compat::kNestedBufferMayHaveGaps;
+  if (exact_buffer && (specs.size() != 1 || !TilesBuffer(first.components))) {
+    return absl::UnimplementedError(absl::StrCat(
+        "nested spec ", TensorSpecLayoutString(first),
+        " cannot be built with LibTorch ", TORCH_VERSION,
+        ": its components must tile one buffer of their own exactly (no "
+        "gap, margin or overlap; see Note [Nested buffers by version])"));
+  }
   at::NoGradGuard no_grad;
   const int64_t element_size = ElementSize(first.dtype);
-  const int64_t storage_numel = extent + kTailMargin;
+  const int64_t storage_numel =
+      exact_buffer ? first.numel() : extent + kTailMargin;
   at::Tensor storage = at::empty({storage_numel}, CpuOptions(first.dtype));
   auto* bytes = static_cast<uint8_t*>(storage.data_ptr());
   const std::vector<uint8_t> poison = PoisonElement(first.dtype);
@@ -68,7 +100,7 @@ absl::StatusOr<std::vector<MaterializedTensor>> BuildShared(
   // once and the last write wins: their logical values are those read back
   // with ReadLogicalBytes, which is what a baseline for them must hold.
   for (size_t i = 0; i < specs.size(); ++i) {
-    const std::vector<int64_t> indices = ComputeStorageIndices(specs[i].layout);
+    const std::vector<int64_t> indices = SpecStorageIndices(specs[i]);
     for (size_t n = 0; n < indices.size(); ++n) {
       std::memcpy(bytes + indices[n] * element_size,
                   values[i].data() + n * element_size, element_size);
@@ -79,8 +111,11 @@ absl::StatusOr<std::vector<MaterializedTensor>> BuildShared(
   }
   std::vector<MaterializedTensor> out;
   for (const TensorSpec& spec : specs) {
-    at::Tensor view = storage.as_strided(spec.layout.sizes, spec.layout.strides,
-                                         spec.layout.storage_offset);
+    at::Tensor view =
+        spec.is_nested()
+            ? NestedView(storage, spec.components)
+            : storage.as_strided(spec.layout.sizes, spec.layout.strides,
+                                 spec.layout.storage_offset);
     if (spec.requires_grad) view = view.detach().requires_grad_(true);
     out.push_back(MaterializedTensor{view, storage});
   }
@@ -88,7 +123,10 @@ absl::StatusOr<std::vector<MaterializedTensor>> BuildShared(
 }
 
 std::vector<uint8_t> ValuesOf(const TensorSpec& spec) {
-  return GenerateValues(spec.values, spec.dtype, spec.layout.sizes);
+  // A nested spec's values: its elements in order, as one flat run.
+  return GenerateValues(
+      spec.values, spec.dtype,
+      spec.is_nested() ? Dims{spec.numel()} : spec.layout.sizes);
 }
 
 }  // namespace
@@ -124,6 +162,16 @@ at::Tensor MakeContiguousTensor(DType dtype, const Dims& sizes,
   return tensor;
 }
 
+at::Tensor MakeContiguousNestedTensor(DType dtype,
+                                      const std::vector<Dims>& sizes,
+                                      const std::vector<uint8_t>& values,
+                                      const at::Device& device) {
+  const Components components = ContiguousComponents(sizes);
+  at::Tensor buffer =
+      MakeContiguousTensor(dtype, {ComponentsNumel(components)}, values);
+  return NestedView(buffer.to(device), components);
+}
+
 std::vector<uint8_t> ReadStorageBytes(const at::Tensor& tensor) {
   at::NoGradGuard no_grad;
   const c10::Storage& storage = tensor.storage();
@@ -141,6 +189,14 @@ std::vector<uint8_t> ReadStorageBytes(const at::Tensor& tensor) {
 }
 
 std::vector<uint8_t> ReadLogicalBytes(const at::Tensor& tensor) {
+  if (tensor.is_nested()) {  // Component after component.
+    std::vector<uint8_t> out;
+    for (const at::Tensor& component : tensor.unbind()) {
+      const std::vector<uint8_t> bytes = ReadLogicalBytes(component);
+      out.insert(out.end(), bytes.begin(), bytes.end());
+    }
+    return out;
+  }
   if (tensor.is_conj() || tensor.is_neg()) {
     return ReadLogicalBytes(tensor.resolve_conj().resolve_neg());
   }
@@ -170,7 +226,7 @@ absl::Status CheckStorageIntact(const TensorSpec& spec,
   const int64_t storage_numel =
       static_cast<int64_t>(bytes.size()) / element_size;
   std::vector<bool> addressed(storage_numel, false);
-  for (int64_t index : ComputeStorageIndices(spec.layout)) {
+  for (int64_t index : SpecStorageIndices(spec)) {
     if (index < storage_numel) addressed[index] = true;
   }
   int64_t damaged = 0;
@@ -183,7 +239,14 @@ absl::Status CheckStorageIntact(const TensorSpec& spec,
   }
   if (damaged == 0) return absl::OkStatus();
   const int64_t extent = spec.storage_extent();
-  const char* where = first < spec.layout.storage_offset ? "before the offset"
+  int64_t offset = spec.layout.storage_offset;
+  if (spec.is_nested()) {  // The first place any component starts.
+    offset = extent;
+    for (const StridedLayout& c : spec.components) {
+      offset = std::min(offset, c.storage_offset);
+    }
+  }
+  const char* where = first < offset    ? "before the offset"
                       : first >= extent ? "after the last element"
                                         : "in a gap between elements";
   return absl::DataLossError(absl::StrCat(

@@ -55,7 +55,16 @@ absl::StatusOr<std::vector<MaterializedTensor>> MaterializeShared(
 at::Tensor MakeContiguousTensor(DType dtype, const Dims& sizes,
                                 const std::vector<uint8_t>& values);
 
-// The logical elements of any strided tensor, on any device, as row-major
+// A contiguous nested tensor on `device` whose components have `sizes` and
+// hold `values` (their row-major bytes, component after component): what
+// torch.nested.nested_tensor builds, the nested contiguous baseline.
+at::Tensor MakeContiguousNestedTensor(DType dtype,
+                                      const std::vector<Dims>& sizes,
+                                      const std::vector<uint8_t>& values,
+                                      const at::Device& device);
+
+// The logical elements of any strided tensor (a nested one's component
+// after component), on any device, as row-major
 // bytes. Only the whole storage is copied by ATen (one dense block); a
 // conjugate or negative view (its bit on the tensor, its memory as it was)
 // is resolved first, into a copy.

@@ -77,6 +77,13 @@ TensorSpec Values(const Dims& sizes, DType dtype, Rng& rng) {
   return Contiguous(sizes, dtype, recipe);
 }
 
+TensorSpec NestedValues(const std::vector<Dims>& sizes, DType dtype, Rng& rng) {
+  TensorSpec spec = Values({1}, dtype, rng);
+  spec.layout = StridedLayout{};
+  spec.components = ContiguousComponents(sizes);
+  return spec;
+}
+
 TensorSpec Indices(const Dims& sizes, int64_t high, Rng& rng, bool unique) {
   ValueRecipe recipe;
   recipe.seed = rng.Next();

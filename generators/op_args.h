@@ -41,6 +41,9 @@ TensorSpec Contiguous(const Dims& sizes, DType dtype,
 // Random exact values (small integers, dyadic) with specials sometimes.
 TensorSpec Values(const Dims& sizes, DType dtype, Rng& rng);
 
+// The same for a contiguous nested tensor whose components have `sizes`.
+TensorSpec NestedValues(const std::vector<Dims>& sizes, DType dtype, Rng& rng);
+
 // int64 indices in [0, high); `unique`: no repeats within a last-dim run.
 TensorSpec Indices(const Dims& sizes, int64_t high, Rng& rng,
                    bool unique = false);

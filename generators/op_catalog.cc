@@ -6,17 +6,13 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "generators/contract_rules.h"
 #include "generators/op_registry.h"
 #include "generators/schema_spec.h"
 
 namespace dpfuzz {
 namespace {
-
-std::string SpecName(const OpSpec& spec) {
-  return spec.overload.empty() ? spec.op
-                               : absl::StrCat(spec.op, ".", spec.overload);
-}
 
 std::string Qualified(absl::string_view name) {
   return absl::StrContains(name, "::") ? std::string(name)
@@ -31,7 +27,16 @@ bool IsGlob(absl::string_view pattern) {
 // `pattern`.
 bool Matches(absl::string_view pattern, const std::string& full,
              const std::string& op) {
-  if (pattern == "all") return absl::StartsWith(full, "aten::");
+  if (pattern == "all") {
+    return absl::StartsWith(full, "aten::") ||
+           absl::StartsWith(full, absl::StrCat(kNestedPrefix, "aten::"));
+  }
+  // "nested:relu", "nested:*": nested specs only, by their own names.
+  if (absl::ConsumePrefix(&pattern, kNestedPrefix)) {
+    const std::string q = absl::StrCat(kNestedPrefix, Qualified(pattern));
+    return IsGlob(pattern) ? fnmatch(q.c_str(), full.c_str(), 0) == 0
+                           : q == full || absl::StrCat(kNestedPrefix, op) == q;
+  }
   const std::string q = Qualified(pattern);
   if (IsGlob(pattern)) {
     return fnmatch(q.c_str(), full.c_str(), 0) == 0 ||

@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "generators/schema_spec.h"
 
 namespace dpfuzz {
@@ -22,6 +23,7 @@ const std::vector<OpSpec>& CuratedOps() {
     AddLinalgOps(*v);
     AddNnOps(*v);
     AddCopyOps(*v);
+    AddNestedOps(*v);
     return v;
   }();
   return *ops;
@@ -42,8 +44,9 @@ bool HasName(const OpSpec& spec, const std::string& qualified) {
 
 // The curated or added spec named exactly `full` ("aten::add.Tensor",
 // "aten::relu"), or, with `by_op`, any whose op is `full`.
-const OpSpec* FindListed(const std::string& full, bool by_op) {
+const OpSpec* FindListed(const std::string& full, bool by_op, bool nested) {
   auto named = [&](const OpSpec& spec) {
+    if (spec.nested != nested) return false;
     const std::string own = spec.overload.empty()
                                 ? spec.op
                                 : absl::StrCat(spec.op, ".", spec.overload);
@@ -82,7 +85,7 @@ OverloadName SplitOverload(absl::string_view name) {
 const OpSpec* FindCuratedOp(absl::string_view name) {
   const std::string qualified = Qualified(name);
   for (const OpSpec& spec : CuratedOps()) {
-    if (HasName(spec, qualified)) return &spec;
+    if (!spec.nested && HasName(spec, qualified)) return &spec;
   }
   return nullptr;
 }
@@ -92,9 +95,18 @@ void AddOps(const std::vector<OpSpec>& specs) {
 }
 
 const OpSpec* FindOp(absl::string_view name) {
+  if (absl::ConsumePrefix(&name, kNestedPrefix)) {
+    const std::string full = SplitOverload(name).Full();
+    const OpSpec* exact = FindListed(full, /*by_op=*/false, /*nested=*/true);
+    return exact != nullptr ? exact
+                            : FindListed(full, /*by_op=*/true, /*nested=*/true);
+  }
   const OverloadName overload = SplitOverload(name);
   const std::string full = overload.Full();
-  if (const OpSpec* listed = FindListed(full, /*by_op=*/false)) return listed;
+  if (const OpSpec* listed =
+          FindListed(full, /*by_op=*/false, /*nested=*/false)) {
+    return listed;
+  }
   auto [it, inserted] = GenericOps().try_emplace(full);
   if (inserted) {
     absl::StatusOr<OpSpec> spec = GenericOpSpec(overload);
@@ -102,7 +114,22 @@ const OpSpec* FindOp(absl::string_view name) {
   }
   if (it->second != nullptr) return it->second.get();
   // "add": the op's curated spec when it has no overload of that name.
-  return overload.overload.empty() ? FindListed(full, /*by_op=*/true) : nullptr;
+  return overload.overload.empty()
+             ? FindListed(full, /*by_op=*/true, /*nested=*/false)
+             : nullptr;
+}
+
+const OpSpec* FindOpFor(const Case& c) {
+  for (const TensorSpec* t : TensorSpecsOf(c)) {
+    if (!t->is_nested()) continue;
+    if (const OpSpec* nested =
+            FindOp(absl::StrCat(kNestedPrefix, QualifiedOpName(c)))) {
+      return nested;
+    }
+    break;
+  }
+  const OpSpec* spec = FindOp(QualifiedOpName(c));
+  return spec != nullptr ? spec : FindOp(c.op);
 }
 
 std::vector<const OpSpec*> AllOps() {

@@ -33,9 +33,14 @@ void AddOps(const std::vector<OpSpec>& specs);
 
 // The spec of exactly that overload ("aten::add.Tensor", "relu"):
 // curated, then added, then generic; failing those, for a name without
-// an overload ("add"), the op's curated or added spec. nullptr when none
-// has that name or the op cannot be fuzzed.
+// an overload ("add"), the op's curated or added spec. "nested:NAME"
+// finds only nested specs (OpSpec::nested), NAME only the others.
+// nullptr when none has that name or the op cannot be fuzzed.
 const OpSpec* FindOp(absl::string_view name);
+
+// The spec a case is judged by: for a case with nested tensors the op's
+// nested spec, if any; else its overload's, else its op's. nullptr: none.
+const OpSpec* FindOpFor(const Case& c);
 
 // "add.Tensor" -> {"aten::add", "Tensor"}; "myns::op" -> {"myns::op", ""}.
 OverloadName SplitOverload(absl::string_view name);
@@ -50,6 +55,7 @@ void AddShapeOps(std::vector<OpSpec>& ops);
 void AddLinalgOps(std::vector<OpSpec>& ops);
 void AddNnOps(std::vector<OpSpec>& ops);
 void AddCopyOps(std::vector<OpSpec>& ops);
+void AddNestedOps(std::vector<OpSpec>& ops);
 
 }  // namespace dpfuzz
 

@@ -72,9 +72,27 @@ struct OpSpec {
   // their storage through explicit strides it is given (as_strided_scatter's
   // self), so another layout means other elements by definition.
   std::vector<std::string> fixed_layout = {};
+  // Nested-tensor spec (generators/ops_nested.cc): make_args draws nested
+  // TensorSpecs; the engine varies their components' layouts and judges
+  // with oracles/nested_case.h. Listed as "nested:<op>" (NestedSpecName),
+  // beside the op's dense spec.
+  bool nested = false;
+  // With `nested`: the op applied to each component alone (dense, a batch
+  // of one) must give that component of the result.
+  bool per_component = false;
   // Logical arguments of one case for `dtype`, named as in the schema.
   std::function<std::vector<Argument>(Rng& rng, DType dtype)> make_args;
 };
+
+// The prefix that names a nested spec: "nested:aten::relu".
+inline constexpr char kNestedPrefix[] = "nested:";
+
+// The name a spec is listed, selected and ticketed by: "aten::add.Tensor",
+// "aten::relu", "nested:aten::relu" (FindOp finds it again).
+inline std::string SpecName(const OpSpec& spec) {
+  return (spec.nested ? kNestedPrefix : "") + spec.op +
+         (spec.overload.empty() ? "" : ".") + spec.overload;
+}
 
 }  // namespace dpfuzz
 

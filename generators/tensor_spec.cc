@@ -1,6 +1,7 @@
 #include "generators/tensor_spec.h"
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "generators/geometry.h"
 
 namespace dpfuzz {
@@ -16,15 +17,24 @@ absl::StatusOr<Device> ParseDevice(absl::string_view name) {
       absl::StrCat("unknown device \"", name, "\"; expected cpu or cuda"));
 }
 
-int64_t TensorSpec::numel() const { return ComputeNumel(layout.sizes); }
+int64_t TensorSpec::numel() const {
+  return is_nested() ? ComponentsNumel(components) : ComputeNumel(layout.sizes);
+}
 
 int64_t TensorSpec::storage_extent() const {
-  return ComputeStorageExtent(layout);
+  return is_nested() ? ComponentsStorageExtent(components)
+                     : ComputeStorageExtent(layout);
+}
+
+std::vector<int64_t> SpecStorageIndices(const TensorSpec& spec) {
+  return spec.is_nested() ? ComponentsStorageIndices(spec.components)
+                          : ComputeStorageIndices(spec.layout);
 }
 
 std::string TensorSpecLayoutString(const TensorSpec& spec) {
   return absl::StrCat(DTypeName(spec.dtype), " ", DeviceName(spec.device), " ",
-                      LayoutToString(spec.layout));
+                      spec.is_nested() ? ComponentsToString(spec.components)
+                                       : LayoutToString(spec.layout));
 }
 
 std::string TensorSpecToString(const TensorSpec& spec) {
@@ -37,8 +47,9 @@ std::ostream& operator<<(std::ostream& os, const TensorSpec& spec) {
   return os << TensorSpecToString(spec);
 }
 
-absl::Status ValidateTensorSpec(const TensorSpec& spec) {
-  const StridedLayout& layout = spec.layout;
+namespace {
+
+absl::Status ValidateLayout(const StridedLayout& layout) {
   if (layout.strides.size() != layout.sizes.size()) {
     return absl::InvalidArgumentError(
         absl::StrCat("\"strides\" has ", layout.strides.size(),
@@ -78,6 +89,36 @@ absl::Status ValidateTensorSpec(const TensorSpec& spec) {
     return absl::InvalidArgumentError(
         absl::StrCat("the layout ", LayoutToString(layout), " needs more than ",
                      kMaxStorageElements, " elements"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ValidateTensorSpec(const TensorSpec& spec) {
+  if (spec.is_nested()) {
+    if (spec.layout != StridedLayout{}) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "a nested spec has \"components\" and an empty layout, but its "
+          "layout is ",
+          LayoutToString(spec.layout)));
+    }
+    DPFUZZ_RETURN_IF_ERROR(ValidateComponents(spec.components));
+    int64_t numel = 0;
+    for (size_t i = 0; i < spec.components.size(); ++i) {
+      if (absl::Status s = ValidateLayout(spec.components[i]); !s.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("\"components\"[", i, "]: ", s.message()));
+      }
+      numel += ComputeNumel(spec.components[i].sizes);
+      if (numel > kMaxStorageElements) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("the components need more than ", kMaxStorageElements,
+                         " elements"));
+      }
+    }
+  } else {
+    DPFUZZ_RETURN_IF_ERROR(ValidateLayout(spec.layout));
   }
   if (spec.requires_grad && !IsFloating(spec.dtype) && !IsComplex(spec.dtype)) {
     return absl::InvalidArgumentError(absl::StrCat(

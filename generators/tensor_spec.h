@@ -11,7 +11,13 @@
 //   f32 cpu [4, 1, 4, 4]@[16, 1, 4, 1]+3 dyadic#7+nan grad
 //
 // The storage a spec needs is derived (storage_extent()), never stored.
-// Nested tensors will add per-component layouts beside `layout`.
+//
+// A nested tensor (LibTorch's strided NestedTensorImpl) has `components`:
+// one layout per component over the one shared storage
+// (generators/nested_layout.h); its `layout` is then unused and empty.
+// Its values are the components' elements, one component after another:
+//
+//   f32 cpu nested{[2, 3]@[1, 2]+0, [4, 3]@[3, 1]+6} dyadic#7
 
 #ifndef DPFUZZ_GENERATORS_TENSOR_SPEC_H_
 #define DPFUZZ_GENERATORS_TENSOR_SPEC_H_
@@ -19,11 +25,13 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "generators/dtype.h"
+#include "generators/nested_layout.h"
 #include "generators/strided_layout.h"
 #include "generators/value_recipe.h"
 
@@ -47,15 +55,21 @@ struct TensorSpec {
   StridedLayout layout;
   ValueRecipe values;
   bool requires_grad = false;
+  Components components;  // Non-empty: a nested tensor.
 
-  int64_t dim() const { return layout.dim(); }
+  bool is_nested() const { return !components.empty(); }
+  // A nested tensor's dim counts the component dim in front.
+  int64_t dim() const {
+    return is_nested() ? components.front().dim() + 1 : layout.dim();
+  }
   int64_t numel() const;
   // Elements of storage the view needs (see ComputeStorageExtent).
   int64_t storage_extent() const;
 
   friend bool operator==(const TensorSpec& a, const TensorSpec& b) {
     return a.dtype == b.dtype && a.device == b.device && a.layout == b.layout &&
-           a.values == b.values && a.requires_grad == b.requires_grad;
+           a.values == b.values && a.requires_grad == b.requires_grad &&
+           a.components == b.components;
   }
   friend bool operator!=(const TensorSpec& a, const TensorSpec& b) {
     return !(a == b);
@@ -63,11 +77,12 @@ struct TensorSpec {
   template <typename H>
   friend H AbslHashValue(H h, const TensorSpec& s) {
     return H::combine(std::move(h), s.dtype, s.device, s.layout, s.values,
-                      s.requires_grad);
+                      s.requires_grad, s.components);
   }
 };
 
-// "f32 cpu [2, 3]@[3, 1]+0": dtype, device, geometry.
+// "f32 cpu [2, 3]@[3, 1]+0": dtype, device, geometry (a nested tensor's
+// components: "f32 cpu nested{[2, 3]@[3, 1]+0, [1, 3]@[3, 1]+6}").
 std::string TensorSpecLayoutString(const TensorSpec& spec);
 // The layout string followed by the value recipe and " grad" if set.
 std::string TensorSpecToString(const TensorSpec& spec);
@@ -75,8 +90,14 @@ std::ostream& operator<<(std::ostream& os, const TensorSpec& spec);
 
 // OK when LibTorch can build the spec: as many strides as sizes, no negative
 // size, stride or offset, a storage within kMaxStorageElements, and
-// requires_grad only on floating or complex dtypes. Errors name the field.
+// requires_grad only on floating or complex dtypes; a nested spec's
+// components each so, of one rank, and its `layout` empty. Errors name the
+// field.
 absl::Status ValidateTensorSpec(const TensorSpec& spec);
+
+// The storage index of every logical element of the spec, in order (a
+// nested spec's component after component).
+std::vector<int64_t> SpecStorageIndices(const TensorSpec& spec);
 
 }  // namespace dpfuzz
 

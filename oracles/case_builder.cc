@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/status_macros.h"
+#include "common/torch_compat.h"
 #include "generators/aten_bridge.h"
 #include "generators/contract_rules.h"
 #include "generators/layout_generator.h"
@@ -58,6 +59,12 @@ void VaryLayouts(std::vector<Argument>& args,
   const size_t forced = rng.Uniform(0, static_cast<int64_t>(specs.size()) - 1);
   for (size_t i = 0; i < specs.size(); ++i) {
     if (i != forced && rng.OneIn(options.layout_one_in)) continue;
+    if (specs[i]->is_nested()) {  // See Note [Nested buffers by version].
+      specs[i]->components =
+          GenerateComponents(ComponentSizes(specs[i]->components),
+                             compat::kNestedBufferMayHaveGaps, rng);
+      continue;
+    }
     LayoutOptions layout;
     layout.allow_overlap = !writable[i];
     specs[i]->layout =

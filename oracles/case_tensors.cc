@@ -83,13 +83,16 @@ absl::Status AddGroup(std::vector<std::string> names,
 // How a storage element is described in a StorageChange.
 std::string ElementRole(const StorageGroup& group, int64_t index) {
   for (size_t i = 0; i < group.specs.size(); ++i) {
-    const std::vector<int64_t> indices =
-        ComputeStorageIndices(group.specs[i].layout);
+    const TensorSpec& spec = group.specs[i];
+    const std::vector<int64_t> indices = SpecStorageIndices(spec);
     for (size_t n = 0; n < indices.size(); ++n) {
       if (indices[n] == index) {
+        // A nested tensor's elements are numbered across its components.
         return absl::StrCat(
             "element ",
-            MultiIndex(static_cast<int64_t>(n), group.specs[i].layout.sizes),
+            spec.is_nested()
+                ? std::to_string(n)
+                : MultiIndex(static_cast<int64_t>(n), spec.layout.sizes),
             " of ", group.args[i]);
       }
     }
@@ -192,11 +195,24 @@ std::vector<uint8_t> BytesBefore(const StorageGroup& group,
                                  const TensorSpec& spec) {
   const int64_t size = group.storage.element_size();
   std::vector<uint8_t> bytes;
-  for (int64_t index : ComputeStorageIndices(spec.layout)) {
+  for (int64_t index : SpecStorageIndices(spec)) {
     const auto first = group.before.begin() + index * size;
     bytes.insert(bytes.end(), first, first + size);
   }
   return bytes;
+}
+
+// A contiguous nested tensor of `t`'s components and values.
+at::Tensor ContiguousNestedCopy(const at::Tensor& t, BaselineDevice device) {
+  std::vector<Dims> sizes;
+  for (const at::Tensor& component : t.unbind()) {
+    sizes.push_back(component.sizes().vec());
+  }
+  const absl::StatusOr<DType> dtype = FromScalarType(t.scalar_type());
+  DPFUZZ_CHECK(dtype.ok());  // Materialized from a spec of that dtype.
+  return MakeContiguousNestedTensor(
+      *dtype, sizes, ReadLogicalBytes(t),
+      device == BaselineDevice::kCpu ? at::Device(at::kCPU) : t.device());
 }
 
 }  // namespace
@@ -204,6 +220,7 @@ std::vector<uint8_t> BytesBefore(const StorageGroup& group,
 CaseTensors MaterializeBaseline(const CaseTensors& variant,
                                 BaselineDevice device) {
   return DenseCopies(variant, [device](const at::Tensor& t) {
+    if (t.is_nested()) return ContiguousNestedCopy(t, device);
     at::Tensor d = ReadDense(t);  // On the CPU, contiguous.
     if (device == BaselineDevice::kVariant && !t.device().is_cpu()) {
       d = d.to(t.device());  // One dense block, as Materialize moves it.
@@ -254,7 +271,7 @@ std::optional<StorageChange> CheckStorages(
     for (size_t i = 0; i < group.specs.size(); ++i) {
       if (written.count(group.args[i]) == 0) continue;
       holds_written = true;
-      for (int64_t index : ComputeStorageIndices(group.specs[i].layout)) {
+      for (int64_t index : SpecStorageIndices(group.specs[i])) {
         may_change[index] = true;
       }
       MarkResized(MemberTensor(tensors.args, group.args[i]), group,

@@ -10,12 +10,15 @@
 #include "common/status_macros.h"
 #include "generators/aten_bridge.h"
 #include "generators/contract_rules.h"
+#include "generators/op_registry.h"
 #include "oracles/backward.h"
 #include "oracles/call_phase.h"
 #include "oracles/case_tensors.h"
 #include "oracles/compare.h"
 #include "oracles/device_sync.h"
 #include "oracles/invoke.h"
+#include "oracles/judgement.h"
+#include "oracles/nested_case.h"
 #include "oracles/reference.h"
 #include "oracles/rules.h"
 
@@ -46,49 +49,6 @@ Results ResultsOf(const CallResult& call, const NamedTensors& args,
     }
   }
   return r;
-}
-
-CaseOutcome Finding(Verdict verdict, Evidence evidence) {
-  return CaseOutcome{verdict, std::move(evidence)};
-}
-
-CaseOutcome FromDifference(Verdict verdict, const std::string& where,
-                           const Difference& d) {
-  return Finding(verdict, Evidence{where, d.detail, d.index, d.expected,
-                                   d.actual, d.max_error, ""});
-}
-
-// Judges the errors of two calls; nothing when both returned normally.
-std::optional<CaseOutcome> JudgeErrors(const CallResult& baseline,
-                                       const CallResult& variant, const Case& c,
-                                       const char* stage) {
-  for (const auto& [call, side] :
-       {std::pair{&baseline, "baseline"}, std::pair{&variant, "variant"}}) {
-    if (call->outcome == CallOutcome::kInternalAssert) {
-      CaseOutcome assert_hit = Finding(
-          Verdict::kInternalAssert,
-          Evidence{
-              absl::StrCat(side, " ", stage),
-              absl::StrCat("the ", side, " ", stage, " hit an internal assert"),
-              "", "", "", 0, call->error});
-      // See Note [Layout bugs and baseline failures].
-      if (call == &baseline) assert_hit.kind = FindingKind::kBaselineFailure;
-      return assert_hit;
-    }
-  }
-  const bool b_ok = baseline.outcome == CallOutcome::kOk;
-  const bool v_ok = variant.outcome == CallOutcome::kOk;
-  if (b_ok && v_ok) return std::nullopt;
-  if (!b_ok && !v_ok) return Finding(Verdict::kBothRejected, {});
-  if (!v_ok && RejectionAllowed(c)) return Finding(Verdict::kAgree, {});
-  const CallResult& raised = v_ok ? baseline : variant;
-  return Finding(
-      Verdict::kRejectionMismatch,
-      Evidence{
-          absl::StrCat(v_ok ? "baseline " : "variant ", stage),
-          absl::StrCat("the ", v_ok ? "contiguous baseline" : "strided variant",
-                       " raised in ", stage, " and the other did not"),
-          "", "", "", 0, raised.error});
 }
 
 std::vector<std::string> GradInputNames(const NamedTensors& args) {
@@ -125,7 +85,7 @@ std::optional<CaseOutcome> CompareResults(const OpSpec& spec, const Case& c,
                                           std::optional<Reference>& reference,
                                           const at::Tensor& self) {
   if (b.tensors.size() != v.tensors.size()) {
-    return Finding(
+    return MakeFinding(
         Verdict::kMismatch,
         Evidence{"outputs",
                  absl::StrCat("the variant returned ", v.tensors.size(),
@@ -203,7 +163,7 @@ std::optional<CaseOutcome> CheckOutArguments(
     const auto* spec = arg ? std::get_if<TensorSpec>(&arg->value) : nullptr;
     const at::Tensor& t = variant.args.at(name).front();
     if (t.is_conj() || t.is_neg()) {
-      return Finding(
+      return MakeFinding(
           Verdict::kLayoutContract,
           Evidence{name,
                    absl::StrCat("out= tensor came back with its ",
@@ -220,7 +180,7 @@ std::optional<CaseOutcome> CheckOutArguments(
     if (right_size && spec->numel() > 0 &&
         (!SamePlaces(LayoutOf(t), spec->layout) ||
          t.data_ptr() != pointers_before[k])) {
-      return Finding(
+      return MakeFinding(
           Verdict::kLayoutContract,
           Evidence{
               name,
@@ -232,7 +192,7 @@ std::optional<CaseOutcome> CheckOutArguments(
               "", "", "", 0, ""});
     }
     if (k < call.outputs.size() && !call.outputs[k].is_same(t)) {
-      return Finding(
+      return MakeFinding(
           Verdict::kLayoutContract,
           Evidence{name, "out= call returned a tensor other than its out", "",
                    "", "", 0, ""});
@@ -358,8 +318,8 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
   const std::vector<std::string> mutated = MutatedByDesign(c);
   if (std::optional<StorageChange> change =
           CheckStorages(variant, MayChange(written, mutated))) {
-    return Finding(change->verdict,
-                   Evidence{change->where, change->detail, "", "", "", 0, ""});
+    return MakeFinding(change->verdict, Evidence{change->where, change->detail,
+                                                 "", "", "", 0, ""});
   }
   if (std::optional<CaseOutcome> diff = CompareResults(
           judged, c, ResultsOf(b, baseline.args, written),
@@ -378,8 +338,8 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
   } else if (written.empty()) {
     if (std::optional<std::string> broken =
             CheckLayoutPromises(judged, c, op, variant.args, v.outputs)) {
-      return Finding(Verdict::kLayoutContract,
-                     Evidence{"output 0", *broken, "", "", "", 0, ""});
+      return MakeFinding(Verdict::kLayoutContract,
+                         Evidence{"output 0", *broken, "", "", "", 0, ""});
     }
   }
   // Gradients of a nondeterministic op differ as its values do.
@@ -422,6 +382,10 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
 // agreed), and only findings pay for the extra calls: the tail-filled
 // baselines are built then, from the variant's storage snapshots.
 absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
+  if (HasNestedTensor(c)) {  // Judged by the nested spec, where there is one.
+    const OpSpec* nested = given.nested ? &given : FindOpFor(c);
+    return RunNestedCase(nested != nullptr ? *nested : given, c);
+  }
   DPFUZZ_ASSIGN_OR_RETURN(c10::OperatorHandle op,
                           OperatorFor(given, c.variant));
   const Device device = CaseDevice(c);

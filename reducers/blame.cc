@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "generators/geometry.h"
@@ -33,7 +34,11 @@ std::vector<TensorSpec*> TensorsNamed(Case& c, const std::string& name) {
   return out;
 }
 
-bool IsPlain(const StridedLayout& l) {
+bool IsPlain(const TensorSpec& t) {
+  if (t.is_nested()) {
+    return t.components == ContiguousComponents(ComponentSizes(t.components));
+  }
+  const StridedLayout& l = t.layout;
   return l.storage_offset == 0 &&
          l.strides == ComputeContiguousStrides(l.sizes);
 }
@@ -51,6 +56,10 @@ Case WithPlain(const Case& c, const std::vector<std::string>& names) {
   Case plain = c;
   for (const std::string& name : names) {
     for (TensorSpec* t : TensorsNamed(plain, name)) {
+      if (t->is_nested()) {
+        t->components = ContiguousComponents(ComponentSizes(t->components));
+        continue;
+      }
       t->layout.strides = ComputeContiguousStrides(t->layout.sizes);
       t->layout.storage_offset = 0;
     }
@@ -73,7 +82,7 @@ std::vector<std::string> Suspects(const Case& c) {
         [&](const Alias& a) { return a.arg == name || a.base == name; });
     if (shared ||
         std::any_of(tensors.begin(), tensors.end(),
-                    [](const TensorSpec* t) { return !IsPlain(t->layout); })) {
+                    [](const TensorSpec* t) { return !IsPlain(*t); })) {
       if (std::find(suspects.begin(), suspects.end(), name) == suspects.end())
         suspects.push_back(name);
     }
@@ -163,8 +172,34 @@ class Blamer {
   }
 
  private:
+  // Note [Nested features]
+  // A nested argument's layout is its components': each component's own
+  // (permuted, gapped, offset: "nested_permuted", ...), found by making
+  // every component dense at its place, else where the components lie
+  // ("nested_component_order": out of order or apart).
+  std::string NestedFeature(const Case& c, const std::string& name) {
+    Case copy = c, dense = c;
+    uint32_t present = 0;
+    for (const TensorSpec* t : TensorsNamed(copy, name)) {
+      for (const StridedLayout& l : t->components) {
+        present |= ComputeLayoutFeatures(l);
+      }
+    }
+    for (TensorSpec* t : TensorsNamed(dense, name)) {
+      t->components = WithContiguousStrides(t->components);
+    }
+    if (dense != c && !Shows(dense)) {
+      return absl::StrCat(
+          "nested_", FirstFeatureName(present, ~uint32_t{kFeatureContiguous}));
+    }
+    return "nested_component_order";
+  }
+
   std::string Feature(const Case& c, const std::string& name) {
     Case copy = c;
+    for (const TensorSpec* t : TensorsNamed(copy, name)) {
+      if (t->is_nested()) return NestedFeature(c, name);
+    }
     uint32_t present = 0;
     for (const TensorSpec* t : TensorsNamed(copy, name)) {
       present |= ComputeLayoutFeatures(t->layout);

@@ -72,13 +72,19 @@ CaseCost CostOf(const Case& c) {
           offset = 0, dtype = 0, values = 0;
   std::vector<int64_t> sizes;
   for (const TensorSpec* t : tensors) {
-    unnatural += UnnaturalRank(t->layout);
     numel += t->numel();
     storage += t->storage_extent();
     rank += t->dim();
-    sizes.insert(sizes.end(), t->layout.sizes.begin(), t->layout.sizes.end());
-    layout += LayoutRank(t->layout);
-    offset += t->layout.storage_offset;
+    // A nested tensor's layout is its components' (Note [Nested features]
+    // in reducers/blame.cc).
+    const std::vector<StridedLayout> layouts =
+        t->is_nested() ? t->components : std::vector<StridedLayout>{t->layout};
+    for (const StridedLayout& l : layouts) {
+      unnatural += UnnaturalRank(l);
+      sizes.insert(sizes.end(), l.sizes.begin(), l.sizes.end());
+      layout += LayoutRank(l);
+      offset += l.storage_offset;
+    }
     dtype += DTypeRank(t->dtype);
     values += 4 * DistributionRank(t->values.distribution) +
               __builtin_popcount(t->values.specials) +

@@ -6,6 +6,7 @@
 
 #include "generators/geometry.h"
 #include "reducers/case_order.h"
+#include "reducers/nested_passes.h"
 
 namespace dpfuzz {
 namespace {
@@ -354,7 +355,9 @@ std::vector<ReductionPass> DefaultReductionPasses() {
           {"shrink_offsets", ShrinkOffsets},
           {"simplify_dtypes", SimplifyDTypes},
           {"simplify_values", SimplifyValues},
-          {"to_cpu", ToCpu}};
+          {"to_cpu", ToCpu},
+          {"drop_components", DropComponents},
+          {"contiguous_components", ContiguousComponentsPass}};
 }
 
 }  // namespace dpfuzz

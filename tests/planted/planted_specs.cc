@@ -20,7 +20,31 @@ PlantedOp Unary(const std::string& name, Verdict expected, int min_rank = 0) {
   return PlantedOp{spec, expected};
 }
 
+// A nested spec: one nested float tensor of ragged components.
+PlantedOp NestedUnary(const std::string& name, Verdict expected) {
+  OpSpec spec;
+  spec.op = "planted_nested::" + name;
+  spec.family = "planted";
+  spec.dtypes = {DType::kFloat32};
+  spec.nested = true;
+  spec.per_component = true;
+  spec.make_args = [](Rng& rng, DType dtype) {
+    return std::vector<Argument>{Arg(
+        "self", NestedValues(GenerateComponentSizes(rng.Uniform(1, 3), {}, rng),
+                             dtype, rng))};
+  };
+  return PlantedOp{spec, expected};
+}
+
 }  // namespace
+
+const std::vector<PlantedOp>& PlantedNestedOps() {
+  static const auto* ops = new std::vector<PlantedOp>{
+      NestedUnary("buffer_relu", Verdict::kMismatch),
+      NestedUnary("good_relu", Verdict::kAgree),
+  };
+  return *ops;
+}
 
 const std::vector<PlantedOp>& PlantedOps() {
   static const auto* ops = [] {
@@ -79,6 +103,7 @@ const std::vector<PlantedOp>& PlantedInternalErrorOps() {
 std::vector<OpSpec> AllPlantedSpecs() {
   std::vector<OpSpec> specs;
   for (const PlantedOp& p : PlantedOps()) specs.push_back(p.spec);
+  for (const PlantedOp& p : PlantedNestedOps()) specs.push_back(p.spec);
   for (const PlantedOp& p : PlantedDeathOps()) specs.push_back(p.spec);
   for (const PlantedOp& p : PlantedCudaOps()) specs.push_back(p.spec);
   for (const PlantedOp& p : PlantedInternalErrorOps()) {

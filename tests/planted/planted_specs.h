@@ -32,6 +32,10 @@ const std::vector<PlantedOp>& PlantedCudaOps();
 // findings (expected kAgree); only for isolated runs.
 const std::vector<PlantedOp>& PlantedInternalErrorOps();
 
+// Nested-tensor ops (nested_ops.cc): buffer_relu (kMismatch, the
+// components read as dense) and good_relu (kAgree), as nested specs.
+const std::vector<PlantedOp>& PlantedNestedOps();
+
 // The specs of all the lists, for AddOps.
 std::vector<OpSpec> AllPlantedSpecs();
 

@@ -1,0 +1,52 @@
+#include "oracles/judgement.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "oracles/rules.h"
+
+namespace dpfuzz {
+
+CaseOutcome MakeFinding(Verdict verdict, Evidence evidence) {
+  return CaseOutcome{verdict, std::move(evidence)};
+}
+
+CaseOutcome FromDifference(Verdict verdict, const std::string& where,
+                           const Difference& d) {
+  return MakeFinding(verdict, Evidence{where, d.detail, d.index, d.expected,
+                                       d.actual, d.max_error, ""});
+}
+
+std::optional<CaseOutcome> JudgeErrors(const CallResult& baseline,
+                                       const CallResult& variant, const Case& c,
+                                       const char* stage) {
+  for (const auto& [call, side] :
+       {std::pair{&baseline, "baseline"}, std::pair{&variant, "variant"}}) {
+    if (call->outcome == CallOutcome::kInternalAssert) {
+      CaseOutcome assert_hit = MakeFinding(
+          Verdict::kInternalAssert,
+          Evidence{
+              absl::StrCat(side, " ", stage),
+              absl::StrCat("the ", side, " ", stage, " hit an internal assert"),
+              "", "", "", 0, call->error});
+      // See Note [Layout bugs and baseline failures].
+      if (call == &baseline) assert_hit.kind = FindingKind::kBaselineFailure;
+      return assert_hit;
+    }
+  }
+  const bool b_ok = baseline.outcome == CallOutcome::kOk;
+  const bool v_ok = variant.outcome == CallOutcome::kOk;
+  if (b_ok && v_ok) return std::nullopt;
+  if (!b_ok && !v_ok) return MakeFinding(Verdict::kBothRejected, {});
+  if (!v_ok && RejectionAllowed(c)) return MakeFinding(Verdict::kAgree, {});
+  const CallResult& raised = v_ok ? baseline : variant;
+  return MakeFinding(
+      Verdict::kRejectionMismatch,
+      Evidence{
+          absl::StrCat(v_ok ? "baseline " : "variant ", stage),
+          absl::StrCat("the ", v_ok ? "contiguous baseline" : "strided variant",
+                       " raised in ", stage, " and the other did not"),
+          "", "", "", 0, raised.error});
+}
+
+}  // namespace dpfuzz

@@ -1,0 +1,177 @@
+#include "oracles/nested_case.h"
+
+#include <ATen/core/grad_mode.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
+#include "oracles/call_phase.h"
+#include "oracles/case_tensors.h"
+#include "oracles/compare.h"
+#include "oracles/device_sync.h"
+#include "oracles/invoke.h"
+#include "oracles/judgement.h"
+
+namespace dpfuzz {
+namespace {
+
+// The components of a result, or the result itself when it is dense.
+std::vector<at::Tensor> Parts(const at::Tensor& t) {
+  if (t.defined() && t.is_nested()) return t.unbind();
+  return {t};
+}
+
+// Compares two results, a nested one component by component.
+std::optional<CaseOutcome> CompareResult(const at::Tensor& expected,
+                                         const at::Tensor& actual,
+                                         const std::string& where,
+                                         Comparison comparison) {
+  if (expected.defined() != actual.defined() ||
+      (expected.defined() && expected.is_nested() != actual.is_nested())) {
+    return MakeFinding(
+        Verdict::kMismatch,
+        Evidence{
+            where,
+            absl::StrCat(
+                "one result is ",
+                expected.defined() && expected.is_nested() ? "nested" : "dense",
+                " and the other is not"),
+            "", "", "", 0, ""});
+  }
+  if (!expected.defined()) return std::nullopt;
+  const std::vector<at::Tensor> e = Parts(expected), a = Parts(actual);
+  if (e.size() != a.size()) {
+    return MakeFinding(
+        Verdict::kMismatch,
+        Evidence{where,
+                 absl::StrCat("nested result has ", a.size(),
+                              " components where ", e.size(), " are expected"),
+                 "", "", "", 0, ""});
+  }
+  for (size_t i = 0; i < e.size(); ++i) {
+    std::optional<Difference> d = CompareValues(e[i], a[i], comparison);
+    if (!d.has_value()) continue;
+    return FromDifference(
+        d->verdict,
+        expected.is_nested() ? absl::StrCat(where, " component ", i) : where,
+        *d);
+  }
+  return std::nullopt;
+}
+
+// The baseline's arguments with every nested one replaced by its
+// component `i` as a dense batch of one ([1, *sizes]), or nullopt when a
+// nested argument has no component `i`.
+std::optional<NamedTensors> ComponentArgs(const NamedTensors& baseline,
+                                          size_t i) {
+  NamedTensors out;
+  for (const auto& [name, tensors] : baseline) {
+    for (const at::Tensor& t : tensors) {
+      if (!t.defined() || !t.is_nested()) {
+        out[name].push_back(t);
+        continue;
+      }
+      const std::vector<at::Tensor> components = t.unbind();
+      if (i >= components.size()) return std::nullopt;
+      out[name].push_back(components[i].unsqueeze(0));
+    }
+  }
+  return out;
+}
+
+// Note [Unbind reference]
+// A nested op means "the op on each component": PyTorch's own nested tests
+// check it so. The contiguous nested baseline's result, component i, must
+// equal the op on component i alone, as a dense batch of one. Only for
+// specs that say so (OpSpec::per_component): to_padded_tensor's result is
+// not per component. A reference call that the dense op rejects proves
+// nothing and is skipped.
+absl::StatusOr<std::optional<CaseOutcome>> CheckUnbindReference(
+    const c10::OperatorHandle& op, const OpSpec& spec, const Case& c,
+    const CaseTensors& baseline, const CallResult& b) {
+  for (size_t o = 0; o < b.outputs.size(); ++o) {
+    const at::Tensor& result = b.outputs[o];
+    if (!result.defined() || !result.is_nested()) continue;
+    const std::vector<at::Tensor> components = result.unbind();
+    for (size_t i = 0; i < components.size(); ++i) {
+      std::optional<NamedTensors> args = ComponentArgs(baseline.args, i);
+      if (!args.has_value()) break;
+      DPFUZZ_ASSIGN_OR_RETURN(CallResult r, Invoke(op, c, *args));
+      if (r.outcome != CallOutcome::kOk || o >= r.outputs.size()) continue;
+      const at::Tensor& dense = r.outputs[o];
+      if (!dense.defined() || dense.dim() == 0 || dense.size(0) != 1) continue;
+      std::optional<Difference> d =
+          CompareValues(dense.select(0, 0), components[i], spec.comparison);
+      if (!d.has_value()) continue;
+      CaseOutcome finding = FromDifference(
+          d->verdict, absl::StrCat("output ", o, " component ", i), *d);
+      finding.evidence.detail = absl::StrCat(
+          "the contiguous nested baseline differs from the op on that "
+          "component alone (Note [Unbind reference]): ",
+          finding.evidence.detail);
+      return std::optional<CaseOutcome>(finding);
+    }
+  }
+  return std::optional<CaseOutcome>();
+}
+
+}  // namespace
+
+bool HasNestedTensor(const Case& c) {
+  for (const TensorSpec* t : AllTensorSpecsOf(c)) {
+    if (t->is_nested()) return true;
+  }
+  return false;
+}
+
+absl::StatusOr<CaseOutcome> RunNestedCase(const OpSpec& spec, const Case& c) {
+  DPFUZZ_ASSIGN_OR_RETURN(c10::OperatorHandle op, OperatorFor(spec, c.variant));
+  if (!WrittenArguments(op).empty() || !c.grad_outputs.empty()) {
+    return absl::UnimplementedError(absl::StrCat(
+        "case for ", QualifiedOpName(c), " ", VariantName(c.variant),
+        ": nested cases are judged for functional calls without gradients"));
+  }
+  at::NoGradGuard no_grad;
+  PrepareDevice(CaseDevice(c));
+  DPFUZZ_ASSIGN_OR_RETURN(CaseTensors variant, MaterializeVariant(c));
+  const CaseTensors baseline = MaterializeBaseline(variant);
+  DPFUZZ_ASSIGN_OR_RETURN(CallResult b, Invoke(op, c, baseline.args));
+  absl::StatusOr<CallResult> variant_call = [&] {
+    const CallSideScope side(CallSide::kVariant);
+    return Invoke(op, c, variant.args);
+  }();
+  DPFUZZ_ASSIGN_OR_RETURN(CallResult v, std::move(variant_call));
+  if (std::optional<CaseOutcome> errors = JudgeErrors(b, v, c, "forward")) {
+    return *errors;
+  }
+  if (std::optional<StorageChange> change = CheckStorages(variant, {})) {
+    return MakeFinding(change->verdict, Evidence{change->where, change->detail,
+                                                 "", "", "", 0, ""});
+  }
+  if (b.outputs.size() != v.outputs.size()) {
+    return MakeFinding(
+        Verdict::kMismatch,
+        Evidence{"outputs",
+                 absl::StrCat("the variant returned ", v.outputs.size(),
+                              " tensors, the baseline ", b.outputs.size()),
+                 "", "", "", 0, ""});
+  }
+  for (size_t i = 0; i < b.outputs.size(); ++i) {
+    if (std::optional<CaseOutcome> diff =
+            CompareResult(b.outputs[i], v.outputs[i],
+                          absl::StrCat("output ", i), spec.comparison)) {
+      return *diff;
+    }
+  }
+  if (spec.per_component) {
+    DPFUZZ_ASSIGN_OR_RETURN(std::optional<CaseOutcome> reference,
+                            CheckUnbindReference(op, spec, c, baseline, b));
+    if (reference.has_value()) return *reference;
+  }
+  return CaseOutcome{};
+}
+
+}  // namespace dpfuzz

@@ -1,0 +1,39 @@
+// RunNestedCase: the oracles of a case whose arguments include nested
+// tensors.
+//
+// The variant holds each nested argument with the components' layouts its
+// spec gives (transposed, permuted, reordered, gapped where the LibTorch
+// version allows it); the baseline holds the same values in a contiguous
+// nested tensor (what torch.nested.nested_tensor builds) and every dense
+// argument dense. Both run the op; then, in order: errors (an internal
+// assert, one side rejecting), inputs and the gaps of their storages
+// untouched, the results component by component (nested results are
+// unbound; exact or with the op's tolerances), and, for specs with
+// `per_component`, the unbind reference: the op on each component alone,
+// a dense batch of one, must give that component of the contiguous
+// baseline's result. A nested kernel that reads the buffer as if every
+// component were contiguous fails the first comparison; one wrong even on
+// contiguous components fails the second.
+//
+//   absl::StatusOr<CaseOutcome> o = RunNestedCase(spec, c);
+//
+// Gradients of nested ops are not judged yet.
+
+#ifndef DPFUZZ_ORACLES_NESTED_CASE_H_
+#define DPFUZZ_ORACLES_NESTED_CASE_H_
+
+#include "absl/status/statusor.h"
+#include "generators/case.h"
+#include "generators/op_spec.h"
+#include "oracles/run_case.h"
+
+namespace dpfuzz {
+
+// True when any tensor argument of the case is nested.
+bool HasNestedTensor(const Case& c);
+
+absl::StatusOr<CaseOutcome> RunNestedCase(const OpSpec& spec, const Case& c);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_ORACLES_NESTED_CASE_H_

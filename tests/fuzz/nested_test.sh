@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Nested tensors end to end through the dpfuzz command line:
+#   nested_test.sh PATH_TO_DPFUZZ_PLANTED
+# planted_nested::buffer_relu (a nested kernel that reads the buffer as if
+# its components were dense) is found, reduced and reported as one bug
+# whose case file keeps the components, replays, and has a Python repro
+# that builds the nested argument; planted_nested::good_relu gives none.
+set -u
+planted="$1"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail=0
+die() { echo "FAIL: $*"; fail=1; }
+json() {  # json FILE EXPRESSION(j)
+  python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+"$planted" --op='nested:planted_nested::*' --runs=600 --seed=3 \
+  --python_check=false --findings="$dir/f" --summary_json="$dir/s.json" \
+  >"$dir/out" 2>&1
+status=$?
+[ "$status" = 1 ] || die "exit $status, expected 1 (a new bug)"
+[ "$(grep -c '^BUG: ' "$dir/out")" = 1 ] ||
+  die "expected exactly one BUG line: $(grep '^BUG: ' "$dir/out")"
+grep -q '^BUG: .*planted_nested::buffer_relu' "$dir/out" ||
+  die "the bug is not buffer_relu's"
+grep -q 'good_relu' "$dir/s.json" "$dir/f"/*/finding.json 2>/dev/null &&
+  die "good_relu has a finding"
+[ "$(json "$dir/s.json" "j['bugs']")" = 1 ] || die "summary bugs != 1"
+finding=$(ls -d "$dir/f/"*-buffer_relu-* 2>/dev/null | head -1)
+[ -n "$finding" ] || die "no finding directory for buffer_relu"
+if [ -n "$finding" ]; then
+  grep -q '"components"' "$finding/case.json" ||
+    die "case.json has no nested components"
+  [ "$(json "$finding/finding.json" "j.get('feature', '').startswith('nested_')")" = True ] ||
+    die "blame did not name a nested feature: $(cat "$finding/finding.json")"
+  "$planted" replay "$finding" >"$dir/replay" 2>&1
+  grep -q '^REPRODUCES: ' "$dir/replay" || die "replay: $(cat "$dir/replay")"
+  grep -q '= nested_view(' "$finding/repro.py" ||
+    die "repro.py does not build a nested view"
+  grep -q '= nested_dense(' "$finding/repro.py" ||
+    die "repro.py has no nested baseline"
+fi
+[ "$fail" = 0 ] && echo "nested_test: OK"
+exit "$fail"
