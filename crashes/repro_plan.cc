@@ -440,6 +440,8 @@ absl::StatusOr<ReproPlan> BuildReproPlan(const Case& c, const OpSpec& spec,
   }
   plan.backward = !c.grad_outputs.empty() && plan.written.empty();
   plan.exact = spec.comparison == Comparison::kExact;
+  plan.per_component =
+      spec.nested && spec.nested_reference == NestedReference::kPerComponent;
   plan.tied_indices = (spec.rules & kRuleTiedIndices) != 0;
   if (const Argument* dim = FindArgument(c, "dim")) {
     if (const auto* d = std::get_if<int64_t>(&dim->value)) plan.tie_dim = *d;

@@ -140,8 +140,11 @@ struct ReproPlan {
   std::vector<ReproStorage> storages;
   std::vector<ReproTensor> tensors;       // Tensor arguments, case order.
   std::vector<ReproTensor> grad_outputs;  // Each in a storage of its own.
-  bool backward = false;            // grad_outputs given and nothing written.
-  bool exact = true;                // Comparison::kExact (else kTolerance).
+  bool backward = false;  // grad_outputs given and nothing written.
+  bool exact = true;      // Comparison::kExact (else kTolerance).
+  // A nested spec's unbind reference (Note [Unbind reference] in
+  // oracles/nested_case.cc) is checked too.
+  bool per_component = false;
   bool tied_indices = false;        // kRuleTiedIndices.
   std::optional<int64_t> tie_dim;   // The case's `dim`, for ties.
   bool nondeterministic = false;    // kRuleNondeterministic.

@@ -391,7 +391,48 @@ constexpr char kValuesMain[] =
         if d is not None:
             return int(show_difference(name, d))
     show_difference("every result", None)
-    return 0
+)py";
+
+// The end of a values check, or of a nested one with an unbind reference.
+constexpr char kValuesEnd[] = R"py(    return 0
+)py";
+constexpr char kUnbindReferenceEnd[] =
+    R"py(    return int(unbind_reference(baseline))
+
+
+def unbind_reference(baseline):
+    """dpfuzz's unbind reference: component i of the contiguous nested
+    baseline's result must equal the op on component i alone, as a dense
+    batch of one. True when one does not."""
+    returned, error = attempt(call, baseline)
+    if error:
+        return False
+    outs = returned if isinstance(returned, (list, tuple)) else [returned]
+    for o, out in enumerate(outs):
+        if not (isinstance(out, torch.Tensor) and out.is_nested):
+            continue
+        for i, component in enumerate(out.unbind()):
+            args = {}
+            for k, v in baseline.items():
+                nested = isinstance(v, torch.Tensor) and v.is_nested
+                args[k] = v.unbind()[i].unsqueeze(0) if nested else v
+            alone, error = attempt(call, args)
+            if error:
+                continue
+            alone = alone if isinstance(alone, torch.Tensor) else alone[o]
+            if alone.dim() == 0 or alone.size(0) != 1:
+                continue
+            d = first_difference(alone[0], component, EXACT)
+            if d is not None:
+                print("expected: output %d component %d%s = %r (the op on "
+                      "that component alone)" % (o, i, d.get("index", ""),
+                                                 d.get("expected")))
+                print("actual:   %r (contiguous nested baseline); %s"
+                      % (d.get("actual"), d["verdict"]))
+                return True
+    print("expected: every component as the op on that component alone")
+    print("actual:   the same")
+    return False
 )py";
 
 constexpr char kGradsMain[] = R"py(    names, inputs = grad_inputs(variant)
@@ -602,7 +643,8 @@ std::string ValuesCheck(const ReproPlan& plan, const char* start) {
                       plan.exact ? ""
                                  : "    wide = widen(baseline)  # before "
                                    "an in-place call writes it\n",
-                      kBothCalls, kValuesMain);
+                      kBothCalls, kValuesMain,
+                      plan.per_component ? kUnbindReferenceEnd : kValuesEnd);
 }
 
 absl::StatusOr<std::string> Main(const ReproPlan& plan) {

@@ -190,6 +190,9 @@ constexpr char kCompare[] = R"py(def widen(args):
         if not (t.is_floating_point() or t.is_complex()):
             return t
         kind = torch.complex128 if t.is_complex() else torch.float64
+        if t.is_nested:  # 1.13 converts nested tensors component-wise only
+            return torch.nested.nested_tensor(
+                [c.detach().to(kind) for c in t.unbind()])
         w = t.detach().to(kind).clone()
         return w.requires_grad_() if t.requires_grad else w
     return {k: ([wide(t) for t in v] if isinstance(v, list) else wide(v))

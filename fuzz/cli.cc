@@ -28,7 +28,9 @@
 
 ABSL_FLAG(
     std::string, op, "",
-    "Ops to fuzz, comma-separated (masked_select, aten::add.Tensor), or all.");
+    "Ops to fuzz, comma-separated: names (masked_select, aten::add.Tensor; "
+    "an op name also selects its nested spec), globs (aten::*pool*), "
+    "nested:NAME or nested:* for nested-tensor specs only, or all.");
 ABSL_FLAG(int64_t, runs, 0, "Cases to run; 0: no limit.");
 ABSL_FLAG(
     std::string, max_time, "60",

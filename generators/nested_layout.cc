@@ -43,8 +43,14 @@ Components WithContiguousStrides(Components components) {
 }
 
 Components Repacked(Components components) {
+  std::vector<size_t> order(components.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return components[a].storage_offset < components[b].storage_offset;
+  });
   int64_t base = 0;
-  for (StridedLayout& c : components) {
+  for (size_t i : order) {
+    StridedLayout& c = components[i];
     c.storage_offset = base;
     base = std::max(base, ComputeStorageExtent(c));
   }

@@ -46,9 +46,10 @@ Components ContiguousComponents(const std::vector<Dims>& sizes);
 // of a layout once the dims of every component are in order and dense.
 Components WithContiguousStrides(Components components);
 
-// The same components, tiling [0, numel) in their own order (each
-// component's strides kept): gaps between components and a reordering of
-// them removed.
+// The same components, each strides kept, placed one after another from
+// storage element 0 in the order they lie in storage: the gaps between
+// components and before the first removed (components with dense strides
+// then tile their buffer).
 Components Repacked(Components components);
 
 // Elements of all components together.

@@ -54,6 +54,17 @@ enum OpRule : uint32_t {
   kRuleCheckDeterminism = 1u << 3,
 };
 
+// The reference a nested op's result is checked against, beside the
+// contiguous nested baseline.
+enum class NestedReference : uint8_t {
+  kNone,          // None: only layouts are compared.
+  kPerComponent,  // The op on each component alone (a dense batch of one)
+                  // gives that component of the result.
+  kPadded,        // A dense result holds each component of `self` in its
+                  // corner and `padding` everywhere else
+                  // (nested_to_padded_tensor).
+};
+
 struct OpSpec {
   std::string op;            // "aten::add"
   std::string overload;      // Functional overload: "Tensor"; "" none.
@@ -77,9 +88,9 @@ struct OpSpec {
   // with oracles/nested_case.h. Listed as "nested:<op>" (NestedSpecName),
   // beside the op's dense spec.
   bool nested = false;
-  // With `nested`: the op applied to each component alone (dense, a batch
-  // of one) must give that component of the result.
-  bool per_component = false;
+  // With `nested`: what the contiguous nested baseline's result must equal
+  // (oracles/nested_case.h).
+  NestedReference nested_reference = NestedReference::kNone;
   // Logical arguments of one case for `dtype`, named as in the schema.
   std::function<std::vector<Argument>(Rng& rng, DType dtype)> make_args;
 };

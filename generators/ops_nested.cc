@@ -120,7 +120,7 @@ std::vector<Argument> DropoutEvalArgs(Rng& rng, DType dtype) {
 OpSpec Nested(std::string op, std::string overload, Comparison comparison,
               std::vector<DType> dtypes,
               std::function<std::vector<Argument>(Rng&, DType)> make_args,
-              bool per_component = true) {
+              NestedReference reference = NestedReference::kPerComponent) {
   OpSpec spec;
   spec.op = std::move(op);
   spec.overload = std::move(overload);
@@ -129,7 +129,7 @@ OpSpec Nested(std::string op, std::string overload, Comparison comparison,
   spec.dtypes = std::move(dtypes);
   spec.make_args = std::move(make_args);
   spec.nested = true;
-  spec.per_component = per_component;
+  spec.nested_reference = reference;
   return spec;
 }
 
@@ -171,9 +171,8 @@ void AddNestedOps(std::vector<OpSpec>& ops) {
                        LayerNormArgs));
   ops.push_back(
       Nested("aten::dropout", "", Comparison::kExact, floats, DropoutEvalArgs));
-  // A dense result padded per component: no per-component reference.
   ops.push_back(Nested("aten::nested_to_padded_tensor", "", Comparison::kExact,
-                       numeric, ToPaddedArgs, /*per_component=*/false));
+                       numeric, ToPaddedArgs, NestedReference::kPadded));
 }
 
 }  // namespace dpfuzz

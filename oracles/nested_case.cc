@@ -86,9 +86,9 @@ std::optional<NamedTensors> ComponentArgs(const NamedTensors& baseline,
 // A nested op means "the op on each component": PyTorch's own nested tests
 // check it so. The contiguous nested baseline's result, component i, must
 // equal the op on component i alone, as a dense batch of one. Only for
-// specs that say so (OpSpec::per_component): to_padded_tensor's result is
-// not per component. A reference call that the dense op rejects proves
-// nothing and is skipped.
+// specs that say so (NestedReference::kPerComponent): to_padded_tensor's
+// result is not per component (NestedReference::kPadded). A reference call
+// that the dense op rejects proves nothing and is skipped.
 absl::StatusOr<std::optional<CaseOutcome>> CheckUnbindReference(
     const c10::OperatorHandle& op, const OpSpec& spec, const Case& c,
     const CaseTensors& baseline, const CallResult& b) {
@@ -116,6 +116,66 @@ absl::StatusOr<std::optional<CaseOutcome>> CheckUnbindReference(
     }
   }
   return std::optional<CaseOutcome>();
+}
+
+// The `padding` argument of the case (0 when left out).
+double PaddingOf(const Case& c) {
+  const Argument* padding = FindArgument(c, "padding");
+  const auto* value =
+      padding ? std::get_if<FloatArg>(&padding->value) : nullptr;
+  return value != nullptr ? value->value : 0.0;
+}
+
+// NestedReference::kPadded: the dense result must be `padding` everywhere
+// but the corner of row i, which holds component i of `self` (the round
+// trip to a padded tensor). The expected tensor is built with ATen's
+// narrow and copy_ on dense contiguous tensors only.
+std::optional<CaseOutcome> CheckPaddedReference(const Case& c,
+                                                const CaseTensors& baseline,
+                                                const CallResult& b,
+                                                Comparison comparison) {
+  const auto self = baseline.args.find("self");
+  if (b.outputs.empty() || self == baseline.args.end() ||
+      self->second.size() != 1 || !self->second.front().is_nested()) {
+    return std::nullopt;
+  }
+  const at::Tensor& padded = b.outputs.front();
+  const std::vector<at::Tensor> components = self->second.front().unbind();
+  if (!padded.defined() || padded.is_nested() ||
+      padded.dim() != components.front().dim() + 1 ||
+      padded.size(0) != static_cast<int64_t>(components.size())) {
+    return MakeFinding(
+        Verdict::kMismatch,
+        Evidence{"output 0",
+                 "the padded result does not have one row per component and "
+                 "the components' rank",
+                 "", "", "", 0, ""});
+  }
+  at::Tensor expected = at::full(padded.sizes(), PaddingOf(c),
+                                 padded.options().requires_grad(false));
+  for (size_t i = 0; i < components.size(); ++i) {
+    at::Tensor corner = expected.select(0, static_cast<int64_t>(i));
+    for (int64_t d = 0; d < components[i].dim(); ++d) {
+      if (components[i].size(d) > corner.size(d)) {
+        return MakeFinding(
+            Verdict::kMismatch,
+            Evidence{
+                "output 0",
+                absl::StrCat("the padded result is smaller than component ", i),
+                "", "", "", 0, ""});
+      }
+      corner = corner.narrow(d, 0, components[i].size(d));
+    }
+    corner.copy_(components[i]);
+  }
+  std::optional<Difference> d = CompareValues(expected, padded, comparison);
+  if (!d.has_value()) return std::nullopt;
+  CaseOutcome finding = FromDifference(d->verdict, "output 0", *d);
+  finding.evidence.detail = absl::StrCat(
+      "the contiguous nested baseline's padded result is not its components "
+      "padded: ",
+      finding.evidence.detail);
+  return finding;
 }
 
 }  // namespace
@@ -166,10 +226,21 @@ absl::StatusOr<CaseOutcome> RunNestedCase(const OpSpec& spec, const Case& c) {
       return *diff;
     }
   }
-  if (spec.per_component) {
-    DPFUZZ_ASSIGN_OR_RETURN(std::optional<CaseOutcome> reference,
-                            CheckUnbindReference(op, spec, c, baseline, b));
-    if (reference.has_value()) return *reference;
+  switch (spec.nested_reference) {
+    case NestedReference::kPerComponent: {
+      DPFUZZ_ASSIGN_OR_RETURN(std::optional<CaseOutcome> reference,
+                              CheckUnbindReference(op, spec, c, baseline, b));
+      if (reference.has_value()) return *reference;
+      break;
+    }
+    case NestedReference::kPadded:
+      if (std::optional<CaseOutcome> padded =
+              CheckPaddedReference(c, baseline, b, spec.comparison)) {
+        return *padded;
+      }
+      break;
+    case NestedReference::kNone:
+      break;
   }
   return CaseOutcome{};
 }

@@ -8,12 +8,13 @@
 // argument dense. Both run the op; then, in order: errors (an internal
 // assert, one side rejecting), inputs and the gaps of their storages
 // untouched, the results component by component (nested results are
-// unbound; exact or with the op's tolerances), and, for specs with
-// `per_component`, the unbind reference: the op on each component alone,
-// a dense batch of one, must give that component of the contiguous
-// baseline's result. A nested kernel that reads the buffer as if every
-// component were contiguous fails the first comparison; one wrong even on
-// contiguous components fails the second.
+// unbound; exact or with the op's tolerances), and the spec's reference
+// (OpSpec::nested_reference): the unbind reference, the op on each
+// component alone, a dense batch of one, must give that component of the
+// contiguous baseline's result; or the padded one, a padded result holds
+// each component in its corner and the padding elsewhere. A nested kernel that
+// reads the buffer as if every component were contiguous fails the first
+// comparison; one wrong even on contiguous components fails the second.
 //
 //   absl::StatusOr<CaseOutcome> o = RunNestedCase(spec, c);
 //

@@ -142,8 +142,16 @@ class Blamer {
 
   BlameResult Blame(const Case& c) {
     std::vector<std::string> culprits;
-    for (const std::string& name : Suspects(c)) {
+    const std::vector<std::string> suspects = Suspects(c);
+    for (const std::string& name : suspects) {
       if (!Shows(WithPlain(c, {name}))) culprits.push_back(name);
+    }
+    // Each of several arguments may show it alone (add of two transposed
+    // tensors): then they are the culprits together, when making them all
+    // plain makes the finding go.
+    if (culprits.empty() && suspects.size() > 1 &&
+        !Shows(WithPlain(c, suspects))) {
+      culprits = suspects;
     }
     if (!c.aliases.empty()) {
       Case unshared = c;

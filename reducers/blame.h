@@ -3,7 +3,9 @@
 // Found by isolated runs of edited cases, never guessed from the case: an
 // argument is a culprit when making its tensors contiguous (sizes kept,
 // strides contiguous, offset zero, no sharing) makes the finding go (the
-// same ReductionKey, reducers/reducer.h, no longer shows). Sharing memory
+// same ReductionKey, reducers/reducer.h, no longer shows); when none does
+// alone but all of them together do (each shows the bug by itself), they
+// are all culprits. Sharing memory
 // is the feature ("aliasing", the culprits the written arguments that
 // share, whichever input they share with) when dropping the case's aliases
 // alone makes it go. Otherwise, for the first culprit, each feature of its
@@ -14,7 +16,9 @@
 // none does alone, what is left is the dim order ("permuted", "channels_last",
 // "channels_last_3d"), else the layout's features joined ("gapped+offset").
 // A finding that still shows with every argument contiguous and unshared
-// needs no layout: feature "no_layout", no culprit.
+// needs no layout: feature "no_layout", no culprit. A nested culprit's
+// feature is that of its components, prefixed "nested_" (Note [Nested
+// features] in blame.cc).
 //
 // Meant for reduced cases (few tensors, one feature each), where it costs a
 // handful of runs.

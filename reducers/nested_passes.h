@@ -4,8 +4,12 @@
 // (nested arguments of one op pair their components: bmm, add), the rest
 // moved together (Repacked) where the LibTorch version needs components
 // that tile their buffer (Note [Nested buffers by version]).
+// shrink_components: sizes of component dims down to 1, halved or less
+// one, in every nested argument at once where they agree (add's
+// operands), then in one; the component keeps its dim order, dense, and
+// the components are moved together (Repacked).
 // contiguous_components: makes one component at a time dense at its
-// place, then all of them.
+// place, then moves the components together (Repacked).
 //
 // The dense passes (reducers/reduction_passes.h) leave nested arguments
 // alone: their `layout` is empty.
@@ -19,6 +23,7 @@
 namespace dpfuzz {
 
 bool DropComponents(const Case& current, const Attempt& attempt);
+bool ShrinkComponents(const Case& current, const Attempt& attempt);
 bool ContiguousComponentsPass(const Case& current, const Attempt& attempt);
 
 }  // namespace dpfuzz

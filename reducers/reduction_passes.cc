@@ -357,6 +357,7 @@ std::vector<ReductionPass> DefaultReductionPasses() {
           {"simplify_values", SimplifyValues},
           {"to_cpu", ToCpu},
           {"drop_components", DropComponents},
+          {"shrink_components", ShrinkComponents},
           {"contiguous_components", ContiguousComponentsPass}};
 }
 

@@ -16,7 +16,9 @@
 // order), shrink_strides and
 // shrink_offsets (as sizes, down to 0), simplify_dtypes (float32 first, then
 // the simplest that still fails), simplify_values (zeros, ones, small integers;
-// no specials; seed 0; other numbers towards 0 and 1), to_cpu. Size and dtype
+// no specials; seed 0; other numbers towards 0 and 1), to_cpu, then for
+// nested tensors drop_components, shrink_components and
+// contiguous_components (reducers/nested_passes.h). Size and dtype
 // changes are tried on every tensor that shares the size or dtype first (shapes
 // and dtypes of arguments are related), then on one tensor alone. Aliases stay:
 // sharing memory is part of a finding's signature.

@@ -57,6 +57,7 @@ TEST(CuratedOpsTest, CoversEveryFamily) {
   std::set<std::string> families;
   std::set<std::string> names;
   for (const OpSpec& spec : CuratedOps()) {
+    if (spec.nested) continue;  // tests/oracles/nested_case_test.cc
     EXPECT_TRUE(kFamilies.count(spec.family)) << spec.op << ": " << spec.family;
     families.insert(spec.family);
     const std::string name =
@@ -121,8 +122,11 @@ TEST(CuratedOpsTest, ArgumentNamesAreInTheSchema) {
   }
 }
 
+// Dense specs: which nested specs a LibTorch version supports on nested
+// inputs differs (tests/oracles/nested_case_test.cc runs them).
 TEST(CuratedOpsTest, ArgumentsAreAcceptedOnContiguousInputs) {
   for (const OpSpec& spec : CuratedOps()) {
+    if (spec.nested) continue;
     ASSERT_FALSE(spec.dtypes.empty()) << spec.op;
     for (DType dtype : spec.dtypes) {
       Rng rng(17);

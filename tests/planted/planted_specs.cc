@@ -27,7 +27,7 @@ PlantedOp NestedUnary(const std::string& name, Verdict expected) {
   spec.family = "planted";
   spec.dtypes = {DType::kFloat32};
   spec.nested = true;
-  spec.per_component = true;
+  spec.nested_reference = NestedReference::kPerComponent;
   spec.make_args = [](Rng& rng, DType dtype) {
     return std::vector<Argument>{Arg(
         "self", NestedValues(GenerateComponentSizes(rng.Uniform(1, 3), {}, rng),

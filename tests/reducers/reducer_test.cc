@@ -7,6 +7,7 @@
 
 #include "crashes/findings_store.h"
 #include "generators/case_json.h"
+#include "generators/geometry.h"
 #include "gtest/gtest.h"
 #include "reducers/case_order.h"
 #include "tests/crashes/known_case.h"
@@ -196,6 +197,44 @@ TEST(ReductionKeyTest, DTypesAndDevicesAndCrashKeysMayChange) {
   f.signature = "aten::tril|out|crash|i8,i8|cpu|aliased|SIGABRT:free()";
   f.outcome.verdict = Verdict::kCrash;
   EXPECT_EQ(ReductionKey(f), "aten::tril|out|crash");
+}
+
+// Needs a nested tensor with a component whose dims are not in order (a
+// transposed component, what a nested kernel reading the buffer densely
+// gets wrong): the minimal case is one component [2, 2] transposed, alone
+// in its buffer, with the simplest values.
+TEST(ReducerTest, NestedReducesToOneTransposedComponent) {
+  Case start;
+  start.op = "aten::relu";
+  TensorSpec t;
+  t.dtype = DType::kFloat64;
+  t.values.seed = 9;
+  t.values.distribution = Distribution::kDyadic;
+  t.components = {{{3, 4}, {1, 3}, 20},
+                  {{2, 4}, {4, 1}, 0},
+                  {{0, 4}, {4, 1}, 12},
+                  {{1, 4}, {1, 1}, 8}};
+  start.args.push_back(Argument{"self", t});
+  const Predicate p = [](const Case& c) {
+    return AnyTensor(c, [](const TensorSpec& s) {
+      for (const StridedLayout& l : s.components) {
+        if (ComputeNumel(l.sizes) > 1 &&
+            !ComputeIsContiguous(l.sizes, l.strides, MemoryFormat::kContiguous))
+          return true;
+      }
+      return false;
+    });
+  };
+  ASSERT_TRUE(p(start));
+  const ReduceResult r = Reduce(Original(start, Verdict::kMismatch),
+                                RunnerOf(p, Verdict::kMismatch), {});
+  EXPECT_FALSE(r.budget_exhausted);
+  const TensorSpec& reduced = OnlyTensor(r.reduced);
+  ASSERT_EQ(reduced.components.size(), 1u) << CaseToJson(r.reduced);
+  EXPECT_EQ(reduced.components[0], (StridedLayout{{2, 2}, {1, 2}, 0}))
+      << CaseToJson(r.reduced);
+  EXPECT_EQ(reduced.dtype, DType::kFloat32);
+  ExpectSimplestValues(reduced);
 }
 
 }  // namespace
