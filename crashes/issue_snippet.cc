@@ -460,16 +460,104 @@ std::string Check(const ReproPlan& plan,
                 "print(\"the call returned\")\n");
 }
 
+// Note [Nested snippets]
+// A nested argument is built as LibTorch's own nested views are, over an
+// explicit buffer (dpfuzz's storage, gaps as NaN): no chain of public
+// calls gives components in another order or with gaps. Its contiguous
+// baseline is torch.nested.nested_tensor of the same components, and
+// results are compared component by component (assert_close takes the
+// lists). Only value and rejection checks are spelled.
+absl::StatusOr<IssueSnippet> NestedSnippet(const ReproPlan& plan,
+                                           size_t returns) {
+  if (plan.check != ReproCheck::kValues &&
+      plan.check != ReproCheck::kRejection) {
+    return absl::UnimplementedError(
+        "a nested finding other than wrong values or a rejection: repro.py "
+        "shows it");
+  }
+  IssueSnippet snippet;
+  bool changed = false;
+  std::string tensors;
+  std::vector<std::string> dense;
+  for (const ReproTensor& t : plan.tensors) {
+    const ReproStorage& s = plan.storages[t.storage];
+    const std::string device = DeviceKwarg(s);
+    if (t.components.empty()) {
+      StrAppend(&tensors, ValuesStatement(StrCat(t.name, " = "),
+                                          Values{t.dtype, t.layout.sizes,
+                                                 t.baseline, device},
+                                          "", Spelling::kList, changed));
+      dense.push_back(t.name);
+      continue;
+    }
+    std::vector<std::string> sizes, strides, offsets, parts;
+    size_t at = 0;
+    for (size_t k = 0; k < t.components.size(); ++k) {
+      const StridedLayout& c = t.components[k];
+      sizes.push_back(StrCat("[", StrJoin(c.sizes, ", "), "]"));
+      strides.push_back(StrCat("[", StrJoin(c.strides, ", "), "]"));
+      offsets.push_back(StrCat(c.storage_offset));
+      const size_t n = static_cast<size_t>(ComputeNumel(c.sizes));
+      const std::vector<ReproElement> values(t.baseline.begin() + at,
+                                             t.baseline.begin() + at + n);
+      at += n;
+      const std::string part = StrCat(t.name, k);
+      StrAppend(&tensors,
+                ValuesStatement(StrCat(part, " = "),
+                                Values{t.dtype, c.sizes, values, device}, "",
+                                Spelling::kList, changed));
+      parts.push_back(part);
+    }
+    StrAppend(&tensors,
+              ValuesStatement(StrCat(t.name, " = nested("),
+                              Values{t.dtype,
+                                     {static_cast<int64_t>(s.elements.size())},
+                                     s.elements,
+                                     device},
+                              StrCat(", [", StrJoin(sizes, ", "), "], [",
+                                     StrJoin(strides, ", "), "], [",
+                                     StrJoin(offsets, ", "), "])"),
+                              Spelling::kList, changed),
+              "dense_", t.name, " = torch.nested.nested_tensor([",
+              StrJoin(parts, ", "), "])\n");
+    dense.push_back(StrCat("dense_", t.name));
+  }
+  std::vector<std::string> params;
+  const std::string def = CallDef(plan, /*grads=*/false, returns, params);
+  std::string body = Check(plan, {}, {});
+  if (plan.check == ReproCheck::kValues) {
+    body = absl::StrReplaceAll(body, {{"call(*dense)", "parts(call(*dense))"},
+                                      {"call(*args)", "parts(call(*args))"}});
+  }
+  snippet.python = StrCat(
+      absl::StrContains(body, "sys.exit") ? "import sys\n" : "",
+      "import torch\n\n",
+      "def nested(buffer, sizes, strides, offsets):  # a view of buffer\n"
+      "    o = offsets if torch.__version__ < \"2\" else "
+      "torch.tensor(offsets)\n"
+      "    return torch.ops.aten._nested_view_from_buffer(\n"
+      "        buffer, torch.tensor(sizes), torch.tensor(strides), o)\n\n",
+      plan.check == ReproCheck::kValues
+          ? "def parts(t):  # a nested result's components\n"
+            "    return list(t.unbind()) if t.is_nested else [t]\n\n"
+          : "",
+      tensors, "\ndef call(", StrJoin(params, ", "), "):\n", def, "\nargs = [",
+      StrJoin(params, ", "), "]\ndense = [", StrJoin(dense, ", "), "]\n", body);
+  snippet.values_changed = changed;
+  snippet.lines = static_cast<int>(
+      std::count(snippet.python.begin(), snippet.python.end(), '\n'));
+  if (snippet.lines > kMaxIssueSnippetLines) {
+    return absl::UnimplementedError(StrCat("the nested snippet has ",
+                                           snippet.lines, " lines, more than ",
+                                           kMaxIssueSnippetLines));
+  }
+  return snippet;
+}
+
 }  // namespace
 
 absl::StatusOr<IssueSnippet> MakeIssueSnippet(const Finding& finding) {
   const Case& c = finding.c;
-  if (HasNestedTensor(c)) {
-    // TODO: snippets build arguments from view chains of dense tensors;
-    // nested ones need torch.nested.nested_tensor([...]) and its views.
-    return absl::UnimplementedError(
-        "no natural snippet for nested tensors yet: repro.py shows the bug");
-  }
   const OpSpec* spec = FindOpFor(c);
   if (spec == nullptr) {
     return absl::NotFoundError(StrCat("no op spec for ", QualifiedOpName(c)));
@@ -479,6 +567,7 @@ absl::StatusOr<IssueSnippet> MakeIssueSnippet(const Finding& finding) {
   DPFUZZ_ASSIGN_OR_RETURN(const c10::OperatorHandle op,
                           OperatorFor(*spec, c.variant));
   const size_t returns = op.schema().returns().size();
+  if (HasNestedTensor(c)) return NestedSnippet(plan, returns);
   const bool device = plan.check == ReproCheck::kDevice;
   if ((plan.check == ReproCheck::kValues || device) &&
       (plan.nondeterministic ||

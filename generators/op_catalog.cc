@@ -34,6 +34,7 @@ bool Matches(absl::string_view pattern, const std::string& full,
   // "nested:relu", "nested:*": nested specs only, by their own names.
   if (absl::ConsumePrefix(&pattern, kNestedPrefix)) {
     const std::string q = absl::StrCat(kNestedPrefix, Qualified(pattern));
+    if (!absl::StartsWith(full, kNestedPrefix)) return false;
     return IsGlob(pattern) ? fnmatch(q.c_str(), full.c_str(), 0) == 0
                            : q == full || absl::StrCat(kNestedPrefix, op) == q;
   }

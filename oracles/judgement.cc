@@ -17,6 +17,14 @@ CaseOutcome FromDifference(Verdict verdict, const std::string& where,
                                        d.actual, d.max_error, ""});
 }
 
+CaseOutcome OutputCountMismatch(size_t baseline, size_t variant) {
+  return MakeFinding(Verdict::kMismatch,
+                     Evidence{"outputs",
+                              absl::StrCat("the variant returned ", variant,
+                                           " tensors, the baseline ", baseline),
+                              "", "", "", 0, ""});
+}
+
 std::optional<CaseOutcome> JudgeErrors(const CallResult& baseline,
                                        const CallResult& variant, const Case& c,
                                        const char* stage) {

@@ -29,6 +29,10 @@ CaseOutcome MakeFinding(Verdict verdict, Evidence evidence);
 CaseOutcome FromDifference(Verdict verdict, const std::string& where,
                            const Difference& d);
 
+// The finding when the variant returned another number of tensors than
+// the baseline.
+CaseOutcome OutputCountMismatch(size_t baseline, size_t variant);
+
 // Judges the errors of two calls (`stage`: "forward", "backward");
 // nothing when both returned normally.
 std::optional<CaseOutcome> JudgeErrors(const CallResult& baseline,

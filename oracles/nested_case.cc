@@ -212,12 +212,7 @@ absl::StatusOr<CaseOutcome> RunNestedCase(const OpSpec& spec, const Case& c) {
                                                  "", "", "", 0, ""});
   }
   if (b.outputs.size() != v.outputs.size()) {
-    return MakeFinding(
-        Verdict::kMismatch,
-        Evidence{"outputs",
-                 absl::StrCat("the variant returned ", v.outputs.size(),
-                              " tensors, the baseline ", b.outputs.size()),
-                 "", "", "", 0, ""});
+    return OutputCountMismatch(b.outputs.size(), v.outputs.size());
   }
   for (size_t i = 0; i < b.outputs.size(); ++i) {
     if (std::optional<CaseOutcome> diff =

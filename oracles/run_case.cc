@@ -85,12 +85,7 @@ std::optional<CaseOutcome> CompareResults(const OpSpec& spec, const Case& c,
                                           std::optional<Reference>& reference,
                                           const at::Tensor& self) {
   if (b.tensors.size() != v.tensors.size()) {
-    return MakeFinding(
-        Verdict::kMismatch,
-        Evidence{"outputs",
-                 absl::StrCat("the variant returned ", v.tensors.size(),
-                              " tensors, the baseline ", b.tensors.size()),
-                 "", "", "", 0, ""});
+    return OutputCountMismatch(b.tensors.size(), v.tensors.size());
   }
   for (size_t i = 0; i < b.tensors.size(); ++i) {
     if (OutputChosenByLayout(c.op, i)) continue;

@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "generators/op_catalog.h"
 #include "generators/op_registry.h"
 #include "generators/rng.h"
 #include "oracles/case_builder.h"
@@ -67,6 +70,22 @@ TEST(NestedCaseTest, CuratedNestedSpecsRun) {
     Verdicts(spec, 20);
   }
   EXPECT_GE(specs, 10);
+}
+
+// "nested:NAME" selects the nested spec alone; NAME selects both.
+TEST(NestedCaseTest, NestedPatternsSelectNestedSpecsOnly) {
+  absl::StatusOr<std::vector<const OpSpec*>> nested =
+      ResolveOps("nested:bmm", Device::kCpu);
+  ASSERT_TRUE(nested.ok()) << nested.status();
+  ASSERT_EQ(nested->size(), 1u);
+  EXPECT_TRUE(nested->front()->nested);
+  absl::StatusOr<std::vector<const OpSpec*>> both =
+      ResolveOps("bmm", Device::kCpu);
+  ASSERT_TRUE(both.ok()) << both.status();
+  EXPECT_EQ(std::count_if(both->begin(), both->end(),
+                          [](const OpSpec* s) { return s->nested; }),
+            1);
+  EXPECT_GE(both->size(), 2u);
 }
 
 }  // namespace
