@@ -501,12 +501,27 @@ absl::StatusOr<IssueSnippet> NestedSnippet(const ReproPlan& plan,
       const std::vector<ReproElement> values(t.baseline.begin() + at,
                                              t.baseline.begin() + at + n);
       at += n;
-      const std::string part = StrCat(t.name, k);
-      StrAppend(&tensors,
-                ValuesStatement(StrCat(part, " = "),
-                                Values{t.dtype, c.sizes, values, device}, "",
-                                Spelling::kList, changed));
+      // Each component's expression, inline when the list fits a line.
+      std::string part =
+          ValuesStatement("", Values{t.dtype, c.sizes, values, device}, "",
+                          Spelling::kList, changed);
+      part.pop_back();  // The newline.
       parts.push_back(part);
+    }
+    const std::string one_line =
+        StrCat("dense_", t.name, " = torch.nested.nested_tensor([",
+               StrJoin(parts, ", "), "])");
+    std::string dense_line = one_line + "\n";
+    if (one_line.size() > kWidth || one_line.find('\n') != std::string::npos) {
+      std::vector<std::string> names;
+      dense_line.clear();
+      for (size_t k = 0; k < parts.size(); ++k) {
+        StrAppend(&dense_line, t.name, k, " = ", parts[k], "\n");
+        names.push_back(StrCat(t.name, k));
+      }
+      StrAppend(&dense_line, "dense_", t.name,
+                " = torch.nested.nested_tensor([", StrJoin(names, ", "),
+                "])\n");
     }
     StrAppend(&tensors,
               ValuesStatement(StrCat(t.name, " = nested("),
@@ -518,13 +533,14 @@ absl::StatusOr<IssueSnippet> NestedSnippet(const ReproPlan& plan,
                                      StrJoin(strides, ", "), "], [",
                                      StrJoin(offsets, ", "), "])"),
                               Spelling::kList, changed),
-              "dense_", t.name, " = torch.nested.nested_tensor([",
-              StrJoin(parts, ", "), "])\n");
+              dense_line);
     dense.push_back(StrCat("dense_", t.name));
   }
   std::vector<std::string> params;
   const std::string def = CallDef(plan, /*grads=*/false, returns, params);
   std::string body = Check(plan, {}, {});
+  // One import fewer: the snippet is short.
+  body = absl::StrReplaceAll(body, {{"sys.exit(", "raise SystemExit("}});
   if (plan.check == ReproCheck::kValues) {
     body = absl::StrReplaceAll(body, {{"call(*dense)", "parts(call(*dense))"},
                                       {"call(*args)", "parts(call(*args))"}});
@@ -533,13 +549,13 @@ absl::StatusOr<IssueSnippet> NestedSnippet(const ReproPlan& plan,
       absl::StrContains(body, "sys.exit") ? "import sys\n" : "",
       "import torch\n\n",
       "def nested(buffer, sizes, strides, offsets):  # a view of buffer\n"
-      "    o = offsets if torch.__version__ < \"2\" else "
-      "torch.tensor(offsets)\n"
-      "    return torch.ops.aten._nested_view_from_buffer(\n"
-      "        buffer, torch.tensor(sizes), torch.tensor(strides), o)\n\n",
+      "    return torch.ops.aten._nested_view_from_buffer(buffer, "
+      "torch.tensor(sizes), torch.tensor(strides),\n"
+      "        offsets if torch.__version__ < \"2\" else "
+      "torch.tensor(offsets))\n",
       plan.check == ReproCheck::kValues
           ? "def parts(t):  # a nested result's components\n"
-            "    return list(t.unbind()) if t.is_nested else [t]\n\n"
+            "    return list(t.unbind()) if t.is_nested else [t]\n"
           : "",
       tensors, "\ndef call(", StrJoin(params, ", "), "):\n", def, "\nargs = [",
       StrJoin(params, ", "), "]\ndense = [", StrJoin(dense, ", "), "]\n", body);

@@ -20,13 +20,16 @@ json() {  # json FILE EXPRESSION(j)
   >"$dir/out" 2>&1
 status=$?
 [ "$status" = 1 ] || die "exit $status, expected 1 (a new bug)"
-[ "$(grep -c '^BUG: ' "$dir/out")" = 1 ] ||
-  die "expected exactly one BUG line: $(grep '^BUG: ' "$dir/out")"
+# One bug on 1.13, whose components tile their buffer; where gaps exist
+# (2.x) the same kernel also shows as a gapped-component bug of its own.
 grep -q '^BUG: .*planted_nested::buffer_relu' "$dir/out" ||
-  die "the bug is not buffer_relu's"
+  die "no bug of buffer_relu's"
+grep '^BUG: ' "$dir/out" | grep -qv 'planted_nested::buffer_relu' &&
+  die "a bug that is not buffer_relu's: $(grep '^BUG: ' "$dir/out")"
 grep -q 'good_relu' "$dir/s.json" "$dir/f"/*/finding.json 2>/dev/null &&
   die "good_relu has a finding"
-[ "$(json "$dir/s.json" "j['bugs']")" = 1 ] || die "summary bugs != 1"
+[ "$(json "$dir/s.json" "1 <= j['bugs'] <= 2")" = True ] ||
+  die "summary bugs not 1 or 2"
 finding=$(ls -d "$dir/f/"*-buffer_relu-* 2>/dev/null | head -1)
 [ -n "$finding" ] || die "no finding directory for buffer_relu"
 if [ -n "$finding" ]; then
