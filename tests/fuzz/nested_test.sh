@@ -2,7 +2,8 @@
 # Nested tensors end to end through the dpfuzz command line:
 #   nested_test.sh PATH_TO_DPFUZZ_PLANTED
 # planted_nested::buffer_relu (a nested kernel that reads the buffer as if
-# its components were dense) is found, reduced and reported as one bug
+# its components were dense) is found, reduced and reported (one bug on
+# 1.13; 2.x, with gapped components, may split it in two)
 # whose case file keeps the components, replays, and has a Python repro
 # that builds the nested argument; planted_nested::good_relu gives none.
 set -u
