@@ -316,9 +316,15 @@ std::string EvidenceLine(const Evidence& e) {
 }
 
 std::string BugKey(const Finding& f) {
+  // A nested kernel that ignores where its components lie shows with any of
+  // their features (order, gaps, permuted dims): one bug, not one per
+  // feature (Note [Nested features] in reducers/blame.cc).
+  const std::string feature = absl::StartsWith(f.blame.feature, "nested_")
+                                  ? std::string("nested")
+                                  : f.blame.feature;
   std::string key = absl::StrJoin(
       {QualifiedOpName(f.c), std::string(VariantName(f.c.variant)),
-       f.blame.culprit, f.blame.feature, VerdictFamily(f.outcome.verdict)},
+       f.blame.culprit, feature, VerdictFamily(f.outcome.verdict)},
       "|");
   if (f.blame.feature == "dtype") {
     absl::StrAppend(&key, "|", absl::StrJoin(DTypesOf(f.c), ","));
