@@ -384,7 +384,10 @@ std::vector<Bug> GroupBugs(const std::vector<StoredFinding>& findings) {
   std::map<std::string, std::vector<Member>> groups;
   for (const StoredFinding& s : findings) {
     const Finding& f = s.finding;
-    if (f.outcome.kind != FindingKind::kLayoutBug || f.flaky) continue;
+    if (f.outcome.kind != FindingKind::kLayoutBug ||
+        f.dismissal != Dismissal::kNone) {
+      continue;
+    }
     groups[BugKey(f)].push_back(Member{&s, SeverityOf(f.outcome.verdict),
                                        ConfidenceOf(f), CaseSize(f.c)});
   }

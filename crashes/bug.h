@@ -6,7 +6,8 @@
 // culprit and feature (Finding::blame, empty when not blamed) and verdict
 // family (VerdictFamily); it lists the dtypes seen and sums the hits. Only
 // layout bugs count: baseline failures (FindingKind::kBaselineFailure) and
-// flaky findings are never bugs (the report lists them apart).
+// dismissed findings (flaky, overlap) are never bugs (the report lists them
+// apart).
 //
 // Bugs are ranked for a maintainer's time:
 //  - confidence (ConfidenceOf): low for behaviour PyTorch calls undefined
@@ -133,7 +134,7 @@ struct Bug {
   std::string detail;                    // Its evidence, one line.
 };
 
-// Groups layout-bug findings (kind kLayoutBug, not flaky) into bugs,
+// Groups layout-bug findings (kind kLayoutBug, not dismissed) into bugs,
 // ranked: confidence (high first), then severity, then hits (most first),
 // then id. A bug has high confidence when any of its findings has.
 std::vector<Bug> GroupBugs(const std::vector<StoredFinding>& findings);

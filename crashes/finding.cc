@@ -40,6 +40,18 @@ uint64_t SignatureHash(const std::string& signature) {
   return hash;
 }
 
+absl::string_view DismissalName(Dismissal d) {
+  switch (d) {
+    case Dismissal::kNone:
+      return "";
+    case Dismissal::kFlaky:
+      return "flaky";
+    case Dismissal::kOverlap:
+      return "overlap";
+  }
+  return "";
+}
+
 Finding MakeFinding(const Case& c, const CaseOutcome& outcome) {
   return Finding{c, outcome, FindingSignature(c, outcome.verdict)};
 }

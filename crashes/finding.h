@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <string>
 
+#include "absl/strings/string_view.h"
 #include "generators/case.h"
 #include "oracles/run_case.h"
 
@@ -39,13 +40,27 @@ struct Blame {
   }
 };
 
+// Why a finding whose verdict is a bug is not one: counted, stored, listed
+// apart in the report, never a bug.
+enum class Dismissal : uint8_t {
+  kNone,
+  kFlaky,  // Did not show again when re-run in a fresh worker.
+  // Shows only while a written tensor shares memory with an input
+  // (Case::aliases): the same case without the sharing agrees. PyTorch
+  // does not define such results (Note [Overlap findings] in
+  // fuzz/triage.cc).
+  kOverlap,
+};
+
+// "" for kNone, "flaky", "overlap".
+absl::string_view DismissalName(Dismissal d);
+
 struct Finding {
   Case c;
   CaseOutcome outcome;
   std::string signature;
   Blame blame;
-  // Did not show again when re-run in a fresh worker: counted, never a bug.
-  bool flaky = false;
+  Dismissal dismissal = Dismissal::kNone;
 };
 
 std::string FindingSignature(const Case& c, Verdict verdict);

@@ -66,7 +66,8 @@ Json FindingToJson(const Finding& f, bool with_case) {
       {"kind", std::string(FindingKindName(f.outcome.kind))},
       {"culprit", f.blame.culprit},
       {"feature", f.blame.feature},
-      {"flaky", f.flaky},
+      {"flaky", f.dismissal == Dismissal::kFlaky},  // Older readers.
+      {"dismissal", std::string(DismissalName(f.dismissal))},
       {"libtorch_version", LibTorchVersion()},
       {"dpfuzz_version", DpfuzzVersion()},
   };
@@ -100,8 +101,13 @@ absl::StatusOr<Finding> FindingFromJson(absl::string_view text,
   }
   f.blame.culprit = StringOr(j, "culprit");
   f.blame.feature = StringOr(j, "feature");
-  const auto flaky = j.find("flaky");
-  f.flaky = flaky != j.end() && flaky->is_boolean() && flaky->get<bool>();
+  const auto flaky = j.find("flaky");  // All that older findings have.
+  if (flaky != j.end() && flaky->is_boolean() && flaky->get<bool>()) {
+    f.dismissal = Dismissal::kFlaky;
+  }
+  for (Dismissal d : {Dismissal::kFlaky, Dismissal::kOverlap}) {
+    if (StringOr(j, "dismissal") == DismissalName(d)) f.dismissal = d;
+  }
   f.signature = StringOr(j, "signature");
   if (f.signature.empty()) {
     return absl::InvalidArgumentError(

@@ -441,6 +441,7 @@ CampaignSummary Campaign::Run() {
   summary_.bugs = triage_->bugs();
   summary_.baseline_failures = triage_->counts().baseline_failures;
   summary_.flaky = triage_->counts().flaky;
+  summary_.overlap = triage_->counts().overlap;
   summary_.errors += triage_->counts().errors;
   if (store_.has_value()) {
     const absl::Status saved =
@@ -479,11 +480,12 @@ int64_t LowConfidenceBugs(const CampaignSummary& s) {
 std::string SummaryLine(const CampaignSummary& s) {
   std::string line = absl::StrFormat(
       "SUMMARY: cases=%d bugs=%d low_confidence=%d findings=%d hits=%d "
-      "known=%d baseline_failures=%d flaky=%d invalid=%d errors=%d "
+      "known=%d baseline_failures=%d flaky=%d overlap=%d invalid=%d errors=%d "
       "planned=%d culprits=%d abandoned=%d worker_deaths=%d quarantined=%d "
       "seconds=%.1f",
       s.cases, s.bugs.size(), LowConfidenceBugs(s), s.findings.size(), s.hits,
-      s.known.size(), s.baseline_failures, s.flaky, s.invalid, s.errors,
+      s.known.size(), s.baseline_failures, s.flaky, s.overlap, s.invalid,
+      s.errors,
       s.planned, s.culprits, s.abandoned, s.worker_deaths, s.quarantined.size(),
       s.seconds);
   for (const auto& [verdict, count] : s.verdicts) {
@@ -529,6 +531,7 @@ std::string SummaryJson(const CampaignSummary& s) {
                          {"bug_list", bugs},
                          {"baseline_failures", s.baseline_failures},
                          {"flaky", s.flaky},
+                         {"overlap", s.overlap},
                          {"quarantined", quarantined},
                          {"findings", s.findings.size()},
                          {"hits", s.hits},

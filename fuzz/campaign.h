@@ -87,6 +87,7 @@ struct CampaignSummary {
   std::map<std::string, BugRecord> bugs;
   int64_t baseline_failures = 0;  // Hits of baseline failures (not bugs).
   int64_t flaky = 0;              // Findings that did not show again.
+  int64_t overlap = 0;  // Hits of findings that need shared memory.
   std::vector<Quarantined> quarantined;
   std::map<std::string, KnownHits> known;  // Muted, by signature.
   std::map<Verdict, int64_t> verdicts;     // Cases per verdict.
@@ -101,10 +102,10 @@ CampaignSummary RunCampaign(const CampaignOptions& options, std::ostream& log,
 std::string SummaryLine(const CampaignSummary& summary);
 
 // planned, cases, bugs (a count), bug_list (id, summary, dir, hits),
-// findings (unique), hits, baseline_failures, flaky, invalid, errors,
-// culprits, abandoned, worker_deaths, seconds, verdicts (a count per
-// verdict), finding_dirs, known (signature, note, hits), quarantined (op,
-// deaths, reason), interrupted.
+// findings (unique), hits, baseline_failures, flaky, overlap, invalid,
+// errors, culprits, abandoned, worker_deaths, seconds, verdicts (a count
+// per verdict), finding_dirs, known (signature, note, hits), quarantined
+// (op, deaths, reason), interrupted.
 std::string SummaryJson(const CampaignSummary& summary);
 
 }  // namespace dpfuzz

@@ -77,7 +77,8 @@ Json BugJson(const Bug& bug, const std::string& report_dir) {
       {"issue", bug.issue.empty() ? "" : RelativePath(bug.issue, report_dir)}};
 }
 
-// A finding that is not a bug: a baseline failure or a flaky one.
+// A finding that is not a bug: a baseline failure, a flaky or an overlap
+// one.
 Json FindingEntry(const StoredFinding& s, const std::string& report_dir) {
   const Finding& f = s.finding;
   return {{"dir", RelativePath(s.dir, report_dir)},
@@ -199,6 +200,7 @@ absl::StatusOr<Json> ReportJson(const std::string& findings_dir,
               {"bugs", Json::array()},
               {"baseline_failures", Json::array()},
               {"flaky", Json::array()},
+              {"overlap", Json::array()},
               {"counts", Json::array()}};
   std::map<std::string, int64_t> by_severity;
   int64_t low_confidence = 0;
@@ -217,8 +219,9 @@ absl::StatusOr<Json> ReportJson(const std::string& findings_dir,
                           std::string(VerdictName(f.outcome.verdict))}];
     ++count.first;
     count.second += s.hits;
-    if (f.flaky) {
-      report["flaky"].push_back(FindingEntry(s, report_dir));
+    if (f.dismissal != Dismissal::kNone) {
+      report[std::string(DismissalName(f.dismissal))].push_back(
+          FindingEntry(s, report_dir));
     } else if (f.outcome.kind == FindingKind::kBaselineFailure) {
       report["baseline_failures"].push_back(FindingEntry(s, report_dir));
     } else {
@@ -242,6 +245,7 @@ absl::StatusOr<Json> ReportJson(const std::string& findings_dir,
       {"layout_findings", layout_findings},
       {"baseline_failures", report["baseline_failures"].size()},
       {"flaky", report["flaky"].size()},
+      {"overlap", report["overlap"].size()},
       {"errors", report["errors"].size()},
       {"quarantined", report["quarantined"].size()}};
   return report;
@@ -327,7 +331,10 @@ std::vector<Table> ReportTables(const Json& r) {
   for (const auto& [id, title] :
        {std::pair<const char*, const char*>{"baseline_failures",
                                             "Baseline failures (not bugs)"},
-        {"flaky", "Flaky findings (not bugs)"}}) {
+        {"flaky", "Flaky findings (not bugs)"},
+        {"overlap",
+         "Overlap findings (not bugs: they show only while a written tensor "
+         "shares memory with an input, which PyTorch leaves undefined)"}}) {
     Table& t = tables.emplace_back(
         Table{id,
               title,
@@ -400,6 +407,7 @@ std::string SummaryText(const Json& s) {
       " layout-bug findings; baseline failures: ",
       s.at("baseline_failures").dump(),
       "; flaky findings: ", s.at("flaky").dump(),
+      "; overlap findings: ", s.value("overlap", Json(0)).dump(),
       "; internal errors: ", s.at("errors").dump(),
       "; quarantined ops: ", s.at("quarantined").dump(), ".");
 }

@@ -113,8 +113,44 @@ void Triage::Attach(const Finding& finding, const std::string& bug_id) {
   ++bugs_[bug_id].hits;
 }
 
+// Note [Overlap findings]
+// ~~~~~~~~~~~~~~~~~~~~~~~~
+// A case may make a written tensor share memory with an input
+// (Case::aliases: out= over self's storage, in place with other inside
+// self). PyTorch supports few such calls: it rejects some partial
+// overlaps, says that others give undefined results, and names no op that
+// promises one. A finding that shows only while the memory is shared is
+// therefore not a bug to file: one run of the same case unshared decides.
+// When that twin agrees (or both sides reject it), the finding is
+// dismissed as an overlap finding: stored, counted, listed apart in the
+// report. When it shows the same bug (ReductionKey), the bug needs no
+// sharing and the twin is triaged in its place. Otherwise (another bug,
+// or no isolated runner) the finding is triaged as found, and ConfidenceOf
+// marks it low confidence.
+std::optional<Finding> Triage::Unshared(const Finding& found) {
+  IsolatedRunner* runner =
+      found.c.aliases.empty() || !options_.reduce ? nullptr : Runner();
+  if (runner == nullptr) return found;
+  Case unshared = found.c;
+  unshared.aliases.clear();
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<std::optional<Finding>> twin = runner->Run(unshared);
+  spent_seconds_ += Seconds(start);
+  if (!twin.ok()) return found;
+  if (!twin->has_value()) return std::nullopt;
+  if (ReductionKey(**twin) == ReductionKey(found)) return **twin;
+  return found;
+}
+
 void Triage::HandleFinding(const Finding& found, double elapsed,
                            double remaining) {
+  if (const auto d = dismissed_.find(found.signature); d != dismissed_.end()) {
+    Finding f = found;
+    f.dismissal = d->second;
+    if (f.dismissal == Dismissal::kOverlap) ++counts_.overlap;
+    Store(f, nullptr, /*check_repro=*/false);
+    return;
+  }
   if (found.outcome.kind == FindingKind::kBaselineFailure) {
     ++counts_.baseline_failures;
     const bool is_new = !findings_.count(found.signature);
@@ -166,7 +202,24 @@ const Triage::Triaged* Triage::SameCause(const Finding& found, double elapsed) {
 }
 
 void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
-  Finding finding = found;
+  const std::optional<Finding> unshared = Unshared(found);
+  if (!unshared.has_value()) {
+    Finding f = found;
+    f.dismissal = Dismissal::kOverlap;
+    dismissed_[f.signature] = f.dismissal;
+    ++counts_.overlap;
+    const std::string where = Store(f, nullptr, /*check_repro=*/false);
+    if (counts_.overlap == 1) {
+      NewLine();
+      log_ << "OVERLAP: " << found.signature << " -> " << where
+           << " (shows only while a written tensor shares memory with an "
+              "input, which PyTorch leaves undefined: not a bug; such "
+              "findings are counted as overlap= and listed in the report)"
+           << std::endl;
+    }
+    return;
+  }
+  Finding finding = *unshared;
   const Case* original = nullptr;
   IsolatedRunner* runner =
       options_.reduce && WithinBudget(elapsed) ? Runner() : nullptr;
@@ -181,13 +234,13 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
       others.push_back(f);
     };
     const CaseRunner run = [runner](const Case& c) { return runner->Run(c); };
-    const ReduceResult r = Reduce(found, run, options);
+    const ReduceResult r = Reduce(*unshared, run, options);
     NewLine();
     log_ << "INFO: reduced " << found.signature << " "
          << ReductionSummary(found.c, r) << std::endl;
     if (r.flaky) {
       ++counts_.flaky;
-      finding.flaky = true;
+      finding.dismissal = Dismissal::kFlaky;
       const std::string where = Store(finding, nullptr, false);
       log_ << "FLAKY: " << found.signature << " -> " << where
            << " (did not show again in a fresh run; not a bug)" << std::endl;
@@ -195,7 +248,6 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
       return;
     }
     finding = r.finding;
-    if (!(finding.c == found.c)) original = &found.c;
     const BlameResult b = FindBlame(finding, run, kBlameMaxCalls);
     finding.blame = b.blame;
     spent_seconds_ += Seconds(start);
@@ -208,6 +260,7 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
   } else {
     ++counts_.unreduced;
   }
+  if (!(finding.c == found.c)) original = &found.c;
   const std::string id = BugId(finding);
   const bool new_bug = !bugs_.count(id);
   const std::string where = Store(finding, original, /*check_repro=*/new_bug);

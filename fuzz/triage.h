@@ -9,6 +9,11 @@
 //    variant and verdict in another dtype, say) whose culprit it needs too
 //    (one isolated run with the culprit made contiguous): evidence of that
 //    bug, no reduction;
+//  - a finding whose case shares memory between a written tensor and an
+//    input, and whose unshared twin agrees (one isolated run): an overlap
+//    finding (Note [Overlap findings] in triage.cc), stored with that
+//    dismissal, never a bug; when the twin shows the same bug, triaged as
+//    the twin;
 //  - else a new root cause: reduced (reducers/reducer.h; flaky when it does
 //    not show again: counted, stored with "flaky", never a bug), blamed
 //    (reducers/blame.h), stored, and "BUG:" printed when its bug
@@ -66,6 +71,7 @@ struct BugRecord {
 struct TriageCounts {
   int64_t baseline_failures = 0;  // Hits.
   int64_t flaky = 0;              // Findings that did not show again.
+  int64_t overlap = 0;  // Hits of findings that need shared memory.
   int64_t errors = 0;             // Internal errors and store errors.
   int64_t unreduced = 0;          // Stored past the budget.
 };
@@ -103,6 +109,10 @@ class Triage {
   // per candidate of its ReductionKey.
   const Triaged* SameCause(const Finding& found, double elapsed);
   void NewCause(const Finding& found, double elapsed, double remaining);
+  // What to triage for `found`: itself, or the finding its twin without
+  // shared memory shows when that is the same bug; nullopt when the twin
+  // agrees (an overlap finding).
+  std::optional<Finding> Unshared(const Finding& found);
   IsolatedRunner* Runner();
   // Stores and returns the directory ("(not stored)" without a store).
   std::string Store(const Finding& finding, const Case* original,
@@ -122,6 +132,8 @@ class Triage {
   std::map<std::string, Blame> blame_of_signature_;
   std::map<std::string, BugRecord> bugs_;
   std::map<std::string, std::string> findings_;
+  // Signatures of overlap findings: their later hits are dismissed alike.
+  std::map<std::string, Dismissal> dismissed_;
   std::map<std::string, std::string> errors_;  // Kind of error -> dir.
   std::set<std::string> checked_dirs_;         // Whose repro.py is checked.
   TriageCounts counts_;

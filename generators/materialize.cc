@@ -188,7 +188,20 @@ std::vector<uint8_t> ReadStorageBytes(const at::Tensor& tensor) {
   return std::vector<uint8_t>(data, data + numel * element_size);
 }
 
+at::Tensor StridedValues(const at::Tensor& tensor) {
+  if (tensor.is_nested()) return tensor;
+  if (tensor.layout() != at::kStrided) return tensor.to_dense();
+  if (tensor._is_zerotensor()) {
+    return at::zeros(tensor.sizes(), tensor.options());
+  }
+  return tensor;
+}
+
 std::vector<uint8_t> ReadLogicalBytes(const at::Tensor& tensor) {
+  if (!tensor.is_nested() &&
+      (tensor.layout() != at::kStrided || tensor._is_zerotensor())) {
+    return ReadLogicalBytes(StridedValues(tensor));
+  }
   if (tensor.is_nested()) {  // Component after component.
     std::vector<uint8_t> out;
     for (const at::Tensor& component : tensor.unbind()) {

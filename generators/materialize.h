@@ -63,8 +63,14 @@ at::Tensor MakeContiguousNestedTensor(DType dtype,
                                       const std::vector<uint8_t>& values,
                                       const at::Device& device);
 
-// The logical elements of any strided tensor (a nested one's component
-// after component), on any device, as row-major
+// `tensor` as a strided tensor of the same values: a sparse, compressed
+// or mkldnn result densified, a ZeroTensor (autograd's zeros, with no
+// memory behind them) made real, any other tensor as it is. Results and
+// gradients are read through it; inputs are always strided.
+at::Tensor StridedValues(const at::Tensor& tensor);
+
+// The logical elements of any tensor (a nested one's component after
+// component, others through StridedValues), on any device, as row-major
 // bytes. Only the whole storage is copied by ATen (one dense block); a
 // conjugate or negative view (its bit on the tensor, its memory as it was)
 // is resolved first, into a copy.

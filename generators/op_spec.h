@@ -74,6 +74,10 @@ struct OpSpec {
   // is its own in-place variant, the only one, and its contiguous baseline
   // is the same op on a contiguous copy of self.
   bool inplace_only = false;
+  // `op` reads no tensor (a factory: arange, eye, full): only its out=
+  // variant has a layout to vary, the out tensor's; it is the only variant,
+  // and its baseline is the functional op.
+  bool out_only = false;
   std::string family;           // "pointwise", "reduction", ...
   bool differentiable = false;  // Backward is checked for float dtypes.
   Comparison comparison = Comparison::kExact;

@@ -230,7 +230,8 @@ class Drawer {
       return dims;
     }
     if (NameHas(name, {"size", "shape"})) {
-      const Dims first = first_.value_or(Dims{});
+      if (!first_.has_value()) return Shape();  // A factory's: any shape.
+      const Dims first = *first_;
       int64_t numel = 1;
       for (int64_t s : first) numel *= s;
       switch (rng_.Uniform(0, 3)) {

@@ -142,10 +142,22 @@ c10::optional<c10::OperatorHandle> Find(const std::string& op,
   return c10::Dispatcher::singleton().findSchema({op, overload});
 }
 
-// The arguments `schema` reads, in order, as "name: type".
+// A factory's options (ones(size, *, dtype, layout, device, pin_memory)):
+// what its out= form takes from the out tensor instead.
+bool IsTensorOption(const c10::Argument& arg) {
+  static const std::set<std::string> kOptions = {"dtype", "layout", "device",
+                                                 "pin_memory"};
+  return arg.kwarg_only() &&
+         arg.real_type()->kind() == c10::TypeKind::OptionalType &&
+         kOptions.count(arg.name()) > 0;
+}
+
+// The arguments `schema` reads, in order, as "name: type"; tensor options
+// left out.
 std::vector<std::string> ReadArguments(const c10::FunctionSchema& schema) {
   std::vector<std::string> names;
   for (const c10::Argument& arg : schema.arguments()) {
+    if (IsTensorOption(arg)) continue;
     if (arg.alias_info() == nullptr || !arg.alias_info()->isWrite()) {
       names.push_back(absl::StrCat(arg.name(), ": ", arg.type()->str()));
     }
@@ -153,8 +165,9 @@ std::vector<std::string> ReadArguments(const c10::FunctionSchema& schema) {
   return names;
 }
 
-// The out= overload of functional `name`: same op, the same arguments read,
-// written arguments besides.
+// The out= overload of functional `name`: same op, the same arguments read
+// (but the tensor options, which the out tensor gives), written arguments
+// besides.
 std::string OutOverload(const OverloadName& name,
                         const c10::FunctionSchema& functional) {
   const std::vector<std::string> reads = ReadArguments(functional);
@@ -217,7 +230,11 @@ std::vector<ReadArgument> ReadArgumentsOf(const OverloadName& name) {
   std::vector<ReadArgument> args;
   if (!h.has_value()) return args;
   for (const c10::Argument& arg : h->schema().arguments()) {
-    if (arg.alias_info() != nullptr && arg.alias_info()->isWrite()) continue;
+    // out= is written, not read; an in-place op's self is both.
+    if (arg.alias_info() != nullptr && arg.alias_info()->isWrite() &&
+        arg.kwarg_only()) {
+      continue;
+    }
     std::string type = Unwrapped(arg.real_type())->str();
     absl::StrReplaceAll({{"SymInt", "int"}}, &type);
     args.push_back({arg.name(), std::move(type), !MayLeaveOut(arg)});
@@ -252,8 +269,8 @@ absl::StatusOr<std::string> GenericExclusion(const OverloadName& name) {
   if (ResultIsLayout(name.op)) {
     return std::string(kResultIsLayout);
   }
-  if (!HasTensorArgument(schema)) {
-    return std::string("no tensor argument: no layout to vary");
+  if (!HasTensorArgument(schema) && OutOverload(name, schema).empty()) {
+    return std::string(kNoTensorArgument);
   }
   if (!HasDenseKernel(*h)) {
     return std::string(kNoDenseKernel);
@@ -286,6 +303,7 @@ absl::StatusOr<OpSpec> GenericOpSpec(const OverloadName& name) {
     spec.out_overload = OutOverload(name, schema);
     spec.has_inplace = HasInplace(name, schema);
   }
+  spec.out_only = !HasTensorArgument(schema);
   spec.fixed_layout = FixedLayout(schema);
   spec.family = "generic";
   spec.differentiable = true;

@@ -22,7 +22,9 @@
 //   writes its arguments (fuzzed as the out=/in-place variant of another);
 //   its result is the layout itself (as_strided, stride, is_contiguous,
 //   view);
-//   no tensor argument (nothing has a layout);
+//   no tensor argument and no out= form (nothing has a layout; a factory
+//   with an out= form, arange or eye, is fuzzed through that form alone,
+//   OpSpec::out_only);
 //   no kernel for dense CPU or CUDA tensors in this build (sparse-,
 //   quantized- or other backend-only ops);
 //   an argument of a type dpfuzz does not generate (Dimname, Generator...).
@@ -56,6 +58,10 @@ inline constexpr char kResultIsLayout[] =
 inline constexpr char kNoDenseKernel[] =
     "no kernel for dense CPU or CUDA tensors in this LibTorch";
 
+// The exclusion of ops that read no tensor and have no out= form.
+inline constexpr char kNoTensorArgument[] =
+    "no tensor argument and no out= form: no layout to vary";
+
 // Why `name` cannot get a generic spec; "" when it can. NotFound when it
 // is not registered.
 absl::StatusOr<std::string> GenericExclusion(const OverloadName& name);
@@ -66,7 +72,8 @@ absl::StatusOr<std::string> GenericExclusion(const OverloadName& name);
 // GenericExclusion above holds for some device, this for the one fuzzed.
 bool HasKernelOn(const OverloadName& name, Device device);
 
-// One argument an overload reads (written ones are left out).
+// One argument an overload reads: all but out= (an in-place op's self
+// is read too).
 struct ReadArgument {
   std::string name;
   std::string type;  // "Tensor", "int[]": optional and SymInt spelled

@@ -55,8 +55,8 @@ struct SeedFit {
 };
 
 // nullopt when `donor`'s seeds cannot be drawn for `target`: it must give
-// every argument `target` reads (of the same op: every required one), and
-// none of another type.
+// every argument `target` reads (of the same op: every required one), none
+// of another type, and be required to give those `target` requires.
 std::optional<SeedFit> FitOf(const std::vector<ReadArgument>& target,
                              const std::vector<ReadArgument>& donor,
                              bool same_op) {
@@ -74,7 +74,8 @@ std::optional<SeedFit> FitOf(const std::vector<ReadArgument>& target,
       fit.same_reads = false;
       continue;
     }
-    if (d->type != t.type) return std::nullopt;
+    // A donor's case may leave out what the donor need not be given.
+    if (d->type != t.type || (t.required && !d->required)) return std::nullopt;
     fit.same_reads =
         fit.same_reads && d == donor.begin() + i && d->required == t.required;
     ++shared;

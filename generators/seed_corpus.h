@@ -61,7 +61,9 @@ class SeedCorpus {
   // The overload whose seeds `overload` draws from: itself when it has
   // seeds, else one with seeds that gives every argument `overload` reads
   // (same names and types; extra ones are dropped, KeepReadArguments),
-  // or, of the same op, every argument it must be given. Ops are the same
+  // or, of the same op, every argument it must be given; what `overload`
+  // must be given, the donor must be too (its cases may leave out the
+  // rest). Ops are the same
   // when their names are without leading "_" and a "_forward" or "_copy"
   // suffix (embedding_bag, embedding_bag.padding_idx, _embedding_bag). Of
   // those, first one of the same op, then one that reads exactly the same

@@ -162,6 +162,7 @@ absl::Status AddGradients(Case& c, DType dtype, const c10::OperatorHandle& op,
 
 std::vector<Variant> VariantsOf(const OpSpec& spec) {
   if (spec.inplace_only) return {Variant::kInplace};
+  if (spec.out_only) return {Variant::kOut};
   std::vector<Variant> variants = {Variant::kFunctional};
   if (!spec.out_overload.empty()) variants.push_back(Variant::kOut);
   if (spec.has_inplace) variants.push_back(Variant::kInplace);

@@ -28,8 +28,9 @@ struct Elements {
   int components = 1;     // 2 for complex.
   bool floating = false;  // Floating or complex.
 
-  explicit Elements(const at::Tensor& t)
-      : type(t.scalar_type()), size(t.element_size()) {
+  explicit Elements(const at::Tensor& tensor)
+      : type(tensor.scalar_type()), size(tensor.element_size()) {
+    const at::Tensor t = StridedValues(tensor);
     if (FromScalarType(type).ok() && t.has_storage()) {
       bytes = ReadLogicalBytes(t);
     } else {
@@ -198,7 +199,8 @@ Tolerance DefaultTolerance(at::ScalarType type) {
   }
 }
 
-at::Tensor ReadDense(const at::Tensor& tensor) {
+at::Tensor ReadDense(const at::Tensor& result) {
+  const at::Tensor tensor = StridedValues(result);
   absl::StatusOr<DType> dtype = FromScalarType(tensor.scalar_type());
   if (!dtype.ok() || !tensor.has_storage()) {
     return tensor.detach().cpu().contiguous();

@@ -123,8 +123,10 @@ std::optional<std::string> CheckLayoutPromises(
     const NamedTensors& inputs, const std::vector<at::Tensor>& outputs) {
   if (outputs.empty()) return std::nullopt;
   const at::Tensor& out = outputs.front();
-  // An empty tensor is contiguous in every format whatever its strides.
-  if (!out.defined() || out.numel() == 0 || SharesStorage(out, inputs)) {
+  // An empty tensor is contiguous in every format whatever its strides; a
+  // sparse or ZeroTensor result has no strides to promise.
+  if (!out.defined() || out.numel() == 0 || out.layout() != at::kStrided ||
+      out._is_zerotensor() || SharesStorage(out, inputs)) {
     return std::nullopt;
   }
   const auto self = inputs.find("self");

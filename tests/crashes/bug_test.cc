@@ -93,12 +93,15 @@ TEST(BugTest, ABugIsAsSevereAsItsMostSevereFinding) {
             Stored(Tril(DType::kFloat64, Verdict::kOutsideWrite)).dir);
 }
 
-TEST(BugTest, FlakyFindingsAndBaselineFailuresAreNotBugs) {
+TEST(BugTest, DismissedFindingsAndBaselineFailuresAreNotBugs) {
   Finding flaky = Tril(DType::kFloat32);
-  flaky.flaky = true;
+  flaky.dismissal = Dismissal::kFlaky;
+  Finding overlap = Tril(DType::kFloat16);
+  overlap.dismissal = Dismissal::kOverlap;
   Finding baseline = Tril(DType::kFloat64, Verdict::kCrash);
   baseline.outcome.kind = FindingKind::kBaselineFailure;
-  EXPECT_TRUE(GroupBugs({Stored(flaky), Stored(baseline)}).empty());
+  EXPECT_TRUE(
+      GroupBugs({Stored(flaky), Stored(overlap), Stored(baseline)}).empty());
 }
 
 // Dtypes fold, unless the blame says the dtype alone is the bug.

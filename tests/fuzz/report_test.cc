@@ -53,7 +53,8 @@ void Write(const fs::path& path, const std::string& text) {
 }
 
 // A findings directory with two bugs (one in two dtypes, with an
-// issue.md; one low confidence), a baseline failure, a flaky finding, two
+// issue.md; one low confidence), a baseline failure, a flaky finding, an
+// overlap finding, two
 // internal errors (one unreadable) and a quarantined op.
 class ReportTest : public testing::Test {
  protected:
@@ -78,8 +79,14 @@ class ReportTest : public testing::Test {
     Record(*store, baseline);
     Finding flaky = Known("median-expanded-input-reads-outside-view",
                           Verdict::kMismatch, "once", Blame{"self", "offset"});
-    flaky.flaky = true;
+    flaky.dismissal = Dismissal::kFlaky;
     Record(*store, flaky);
+    Finding overlap = Known("copy-overlapping-self-result-overlaps",
+                            Verdict::kMismatch, "aliased", Blame{});
+    overlap.c.aliases.push_back(Alias{"src", "self"});
+    overlap.signature = FindingSignature(overlap.c, overlap.outcome.verdict);
+    overlap.dismissal = Dismissal::kOverlap;
+    Record(*store, overlap);
     Write(dir_ / "errors/e1/error.json",
           R"({"ticket": "aten::add f32 out seed 7", "error": "no <spec>",
               "case": "case.json"})");
@@ -139,6 +146,8 @@ TEST_F(ReportTest, JsonRanksBugsWithPathsRelativeToTheReport) {
   EXPECT_EQ(r["baseline_failures"][0]["op"], "aten::max_pool2d");
   ASSERT_EQ(r["flaky"].size(), 1u);
   EXPECT_EQ(r["flaky"][0]["op"], "aten::median.dim");
+  ASSERT_EQ(r["overlap"].size(), 1u);
+  EXPECT_EQ(r["summary"]["overlap"], 1);
   ASSERT_EQ(r["errors"].size(), 2u);
   EXPECT_EQ(r["errors"][0]["what"], "aten::add f32 out seed 7");
   EXPECT_EQ(r["errors"][0]["case"], "errors/e1/case.json");
@@ -149,7 +158,7 @@ TEST_F(ReportTest, JsonRanksBugsWithPathsRelativeToTheReport) {
   // Every finding is counted, whatever its kind.
   int64_t findings = 0;
   for (const Json& c : r["counts"]) findings += c["findings"].get<int64_t>();
-  EXPECT_EQ(findings, 5);
+  EXPECT_EQ(findings, 6);
   EXPECT_EQ(r["summary"]["bugs"], 2);
   EXPECT_EQ(r["summary"]["layout_findings"], 3);
 }
@@ -197,7 +206,7 @@ TEST_F(ReportTest, MarkdownListsBugsThenWhatIsNotABug) {
   EXPECT_THAT(md, HasSubstr("\\<script\\>alert(1)\\</script\\> \\| killed"));
   for (const char* section :
        {"## Bugs", "## Low-confidence bugs", "## Baseline failures",
-        "## Flaky findings", "## Internal errors", "## Quarantined ops",
+        "## Flaky findings", "## Overlap findings", "## Internal errors", "## Quarantined ops",
         "## Findings per op and verdict"}) {
     EXPECT_THAT(md, HasSubstr(section));
   }

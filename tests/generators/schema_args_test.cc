@@ -172,8 +172,13 @@ TEST(SchemaSpecTest, ExclusionsSayWhy) {
       }
     }
   }
-  EXPECT_EQ(*GenericExclusion({"aten::ones", ""}),
-            "no tensor argument: no layout to vary");
+  EXPECT_EQ(*GenericExclusion({"aten::promote_types", ""}), kNoTensorArgument);
+  // A factory is fuzzed through its out= form, whose out tensor gives
+  // the dtype, layout and device the functional form takes as options.
+  absl::StatusOr<OpSpec> ones = GenericOpSpec({"aten::ones", ""});
+  ASSERT_TRUE(ones.ok()) << ones.status();
+  EXPECT_TRUE(ones->out_only);
+  EXPECT_EQ(ones->out_overload, "out");
   // Kernels only for sparse or quantized tensors, in every build (2.x
   // gives aten::indices a composite kernel that raises for dense tensors).
   EXPECT_EQ(*GenericExclusion({"aten::_indices", ""}), kNoDenseKernel);

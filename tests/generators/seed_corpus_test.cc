@@ -108,7 +108,9 @@ TEST(SeedCorpusSourceTest, BorrowsTheSeedsOfTheSameOpOrOfTheSameArguments) {
                         "aten::embedding_bag.padding_idx": {"cases": 1},
                         "aten::nll_loss_nd": {"cases": 1},
                         "aten::convolution": {"cases": 1},
-                        "aten::softmax.int": {"cases": 1}}})",
+                        "aten::softmax.int": {"cases": 1},
+                        "aten::clamp": {"cases": 1},
+                        "aten::div_.Scalar": {"cases": 1}}})",
                                   "index")
                   .ok());
   absl::StatusOr<SeedCorpus> seeds = SeedCorpus::Open(*dir);
@@ -126,6 +128,16 @@ TEST(SeedCorpusSourceTest, BorrowsTheSeedsOfTheSameOpOrOfTheSameArguments) {
   // type (int, not int[]).
   EXPECT_EQ(seeds->SourceFor("aten::sum.dim_IntList"), "");
   EXPECT_EQ(seeds->SourceFor("aten::no_such_op"), "");
+  // clamp gives clamp_max's `max`, but optional: its cases may leave out
+  // what clamp_max must be given.
+  EXPECT_EQ(seeds->SourceFor("aten::clamp_max"), "");
+  // An op that exists only in place reads the self it writes.
+  EXPECT_EQ(seeds->SourceFor("aten::__ilshift__.Scalar"), "aten::div_.Scalar");
+  std::vector<Argument> shifted = {Arg("self", int64_t{1}),
+                                   Arg("other", int64_t{2})};
+  KeepReadArguments(ReadArgumentsOf(SplitOverload("aten::__ilshift__.Scalar")),
+                    shifted);
+  EXPECT_EQ(shifted.size(), 2u);
 
   std::vector<Argument> args = {Arg("weight", int64_t{1}),
                                 Arg("padding_idx", int64_t{0}),

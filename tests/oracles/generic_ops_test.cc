@@ -18,11 +18,12 @@ namespace {
 using ::testing::HasSubstr;
 
 // The verdicts of the valid cases among `seeds` draws of `spec`.
-std::map<Verdict, int> Verdicts(const OpSpec& spec, int seeds) {
+std::map<Verdict, int> Verdicts(const OpSpec& spec, int seeds,
+                                Variant variant = Variant::kFunctional) {
   std::map<Verdict, int> verdicts;
   for (uint64_t seed = 1; seed <= static_cast<uint64_t>(seeds); ++seed) {
     absl::StatusOr<std::optional<Case>> c =
-        BuildCase(spec, DType::kFloat32, Variant::kFunctional, seed);
+        BuildCase(spec, DType::kFloat32, variant, seed);
     EXPECT_TRUE(c.ok()) << c.status();
     if (!c.ok() || !c->has_value()) continue;
     absl::StatusOr<CaseOutcome> o = RunCase(spec, **c);
@@ -102,6 +103,38 @@ TEST(GenericOpsTest, RandomOpsCompareShapesOnly) {
     EXPECT_EQ(v.count(Verdict::kMismatch), 0u) << name;
     EXPECT_EQ(v.count(Verdict::kGradMismatch), 0u) << name;
     EXPECT_GT(v.count(Verdict::kAgree) ? v.at(Verdict::kAgree) : 0, 5) << name;
+  }
+}
+
+// Results and gradients without strided memory are compared by value:
+// sparse and compressed results (to_sparse*, and sparse gradients of
+// embedding_backward), and the ZeroTensor gradient of sgn on real inputs,
+// which has no memory behind it.
+TEST(GenericOpsTest, ResultsWithoutStridedMemoryAreCompared) {
+  for (const char* name :
+       {"aten::to_sparse", "aten::to_sparse_csr", "aten::sgn"}) {
+    const OpSpec* spec = FindOp(name);
+    ASSERT_NE(spec, nullptr) << name;
+    const std::map<Verdict, int> v = Verdicts(*spec, 60);
+    EXPECT_EQ(v.count(Verdict::kMismatch), 0u) << name;
+    EXPECT_EQ(v.count(Verdict::kGradMismatch), 0u) << name;
+    EXPECT_GT(v.count(Verdict::kAgree) ? v.at(Verdict::kAgree) : 0, 10)
+        << name;
+  }
+}
+
+// A factory reads no tensor; its out= form writes a strided out tensor,
+// against the functional form's result.
+TEST(GenericOpsTest, FactoriesAreFuzzedThroughTheirOutForm) {
+  for (const char* name : {"aten::ones", "aten::eye.m", "aten::linspace",
+                           "aten::arange.start_step"}) {
+    const OpSpec* spec = FindOp(name);
+    ASSERT_NE(spec, nullptr) << name;
+    EXPECT_THAT(VariantsOf(*spec), ::testing::ElementsAre(Variant::kOut));
+    const std::map<Verdict, int> v = Verdicts(*spec, 60, Variant::kOut);
+    EXPECT_EQ(v.count(Verdict::kMismatch), 0u) << name;
+    EXPECT_GT(v.count(Verdict::kAgree) ? v.at(Verdict::kAgree) : 0, 10)
+        << name;
   }
 }
 

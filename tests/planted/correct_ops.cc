@@ -6,14 +6,16 @@
 // another dtype than it takes, accumulates in its own low precision in an
 // order that depends on the layout (and may overflow in one order only),
 // returns random values, reads past an argument that does not fit the
-// others, or updates an argument in place by design without a schema
-// annotation. One control is wrong on purpose
+// others, updates an argument in place by design without a schema
+// annotation, or writes its out= element by element while it reads (right
+// unless out shares memory with self, which PyTorch leaves undefined). One control is wrong on purpose
 // (flat_running_update), to show that the contract rule that excuses the
 // update does not hide a wrong one. Built into the planted op library
 // (dpfuzz_planted_ops), never into the product.
 
 #include <ATen/ATen.h>
 #include <ATen/Dispatch.h>
+#include <ATen/native/Resize.h>
 #include <torch/library.h>
 
 #include <vector>
@@ -135,6 +137,37 @@ at::Tensor FlatRunningUpdate(const at::Tensor& input,
   return input - mean;
 }
 
+// -self with every dim reversed.
+at::Tensor ReverseNeg(const at::Tensor& self) {
+  std::vector<int64_t> dims(self.dim());
+  for (int64_t d = 0; d < self.dim(); ++d) dims[d] = d;
+  return at::neg(self).flip(dims);
+}
+
+// The same, written into out element by element through both tensors'
+// strides, reading self as it goes: right for any layout of either, but an
+// out over self's memory overwrites elements before they are read.
+at::Tensor& ReverseNegOut(const at::Tensor& self, at::Tensor& out) {
+  at::native::resize_output(out, self.sizes());
+  const int64_t numel = self.numel();
+  AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND2(
+      at::kHalf, at::kBFloat16, self.scalar_type(), "reverse_neg_out", [&] {
+        const scalar_t* in = self.data_ptr<scalar_t>();
+        scalar_t* o = out.data_ptr<scalar_t>();
+        for (int64_t k = 0; k < numel; ++k) {
+          int64_t rest = k, at_in = 0, at_out = 0;
+          for (int64_t d = self.dim() - 1; d >= 0; --d) {
+            const int64_t i = rest % self.size(d);
+            rest /= self.size(d);
+            at_out += i * out.stride(d);
+            at_in += (self.size(d) - 1 - i) * self.stride(d);
+          }
+          o[at_out] = -in[at_in];
+        }
+      });
+  return out;
+}
+
 }  // namespace
 
 TORCH_LIBRARY(correct, m) {
@@ -143,6 +176,9 @@ TORCH_LIBRARY(correct, m) {
          TORCH_FN(WidenCumsum));
   m.def("order_sum(Tensor self, int dim, float scale) -> Tensor", OrderSum);
   m.def("noisy(Tensor self) -> Tensor", Noisy);
+  m.def("reverse_neg(Tensor self) -> Tensor", ReverseNeg);
+  m.def("reverse_neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+        ReverseNegOut);
   m.def("unchecked_scale(Tensor self, Tensor weight) -> Tensor",
         UncheckedScale);
   m.def(

@@ -178,10 +178,10 @@ at::Tensor DeviceAssertCuda(const at::Tensor& self) {
 // Correct ops: never reported.
 at::Tensor GoodNeg(const at::Tensor& self) { return at::neg(self); }
 
-// Right values, as a sparse tensor: asking it for strides (as dpfuzz's
-// oracles do with results) throws outside the op call.
-at::Tensor SparseNeg(const at::Tensor& self) {
-  return at::neg(self).to_sparse();
+// A result on the meta device, which has no memory: reading its values (as
+// dpfuzz's oracles do with results) throws outside the op call.
+at::Tensor MetaNeg(const at::Tensor& self) {
+  return at::empty(self.sizes(), self.options().device(at::kMeta));
 }
 
 // Returns a tensor over memory nobody owns: the op returns normally and
@@ -234,7 +234,7 @@ TORCH_LIBRARY(planted, m) {
   m.def("hang_neg(Tensor self) -> Tensor", HangNeg);
   m.def("hog_neg(Tensor self) -> Tensor", HogNeg);
   m.def("good_neg(Tensor self) -> Tensor", GoodNeg);
-  m.def("sparse_neg(Tensor self) -> Tensor", SparseNeg);
+  m.def("meta_neg(Tensor self) -> Tensor", MetaNeg);
   m.def("dangling_neg(Tensor self) -> Tensor", DanglingNeg);
   m.def("good_neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
         GoodNegOut);

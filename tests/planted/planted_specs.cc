@@ -94,7 +94,7 @@ const std::vector<PlantedOp>& PlantedCudaOps() {
 
 const std::vector<PlantedOp>& PlantedInternalErrorOps() {
   static const auto* ops = new std::vector<PlantedOp>{
-      Unary("sparse_neg", Verdict::kAgree),
+      Unary("meta_neg", Verdict::kAgree),
       Unary("dangling_neg", Verdict::kAgree),
   };
   return *ops;

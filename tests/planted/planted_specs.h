@@ -28,7 +28,7 @@ const std::vector<PlantedOp>& PlantedDeathOps();
 const std::vector<PlantedOp>& PlantedCudaOps();
 
 // Ops whose results make dpfuzz's own code fail outside the op call (a
-// sparse result, a result over unowned memory): internal errors, never
+// result on the meta device, a result over unowned memory): internal errors, never
 // findings (expected kAgree); only for isolated runs.
 const std::vector<PlantedOp>& PlantedInternalErrorOps();
 
