@@ -190,11 +190,20 @@ c10::IValue Default(const c10::OperatorHandle& op, const std::string& name) {
   return c10::IValue();
 }
 
+// `t` as a strided tensor of its values: a sparse, compressed or mkldnn
+// result densified, autograd's ZeroTensor (no memory) made real.
+at::Tensor Strided(const at::Tensor& t) {
+  if (!t.defined() || t.is_nested()) return t;
+  if (t.layout() != at::kStrided) return t.to_dense();
+  if (t._is_zerotensor()) return at::zeros(t.sizes(), t.options());
+  return t;
+}
+
 void Flatten(const c10::IValue& v, std::vector<at::Tensor>& out) {
   if (v.isTensor()) {
-    out.push_back(v.toTensor());
+    out.push_back(Strided(v.toTensor()));
   } else if (v.isTensorList()) {
-    for (const at::Tensor& t : v.toTensorVector()) out.push_back(t);
+    for (const at::Tensor& t : v.toTensorVector()) out.push_back(Strided(t));
   } else if (v.isTuple()) {
     for (const c10::IValue& e : v.toTupleRef().elements()) Flatten(e, out);
   } else if (v.isInt()) {

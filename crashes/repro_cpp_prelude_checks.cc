@@ -228,7 +228,7 @@ std::vector<at::Tensor> Backward(const std::vector<at::Tensor>& returned,
       torch::autograd::grad(outs, inputs, grad_outputs, /*retain_graph=*/false,
                             /*create_graph=*/false, /*allow_unused=*/true);
   for (size_t i = 0; i < grads.size(); ++i) {
-    if (!grads[i].defined()) grads[i] = at::zeros_like(inputs[i]);
+    grads[i] = grads[i].defined() ? Strided(grads[i]) : at::zeros_like(inputs[i]);
   }
   return grads;
 }

@@ -124,11 +124,21 @@ def attempt(function, *args):
         return None, str(e).strip() or type(e).__name__
 
 
+def strided(t):
+    """`t` as a strided tensor of its values: a sparse, compressed or mkldnn
+    result densified, autograd's ZeroTensor (no memory) made real."""
+    if t.layout != torch.strided:
+        return t.to_dense()
+    if t._is_zerotensor():
+        return torch.zeros(t.shape, dtype=t.dtype, device=t.device)
+    return t
+
+
 def flatten(value):
     """Returned tensors, lists and tuples flattened, numbers as 0-dim,
-    nested tensors as their components."""
+    nested tensors as their components, others as strided values."""
     if isinstance(value, torch.Tensor):
-        return list(value.unbind()) if value.is_nested else [value]
+        return list(value.unbind()) if value.is_nested else [strided(value)]
     if isinstance(value, (list, tuple)):
         return [t for v in value for t in flatten(v)]
     if isinstance(value, bool):
@@ -365,7 +375,7 @@ def backward(returned, inputs, grad_outputs):
                            "%d grad_outputs" % (len(outs), len(grad_outputs)))
     grads = torch.autograd.grad(outs, inputs, grad_outputs,
                                 allow_unused=True)
-    return [g if g is not None else torch.zeros_like(i)
+    return [strided(g) if g is not None else torch.zeros_like(i)
             for g, i in zip(grads, inputs)]
 
 

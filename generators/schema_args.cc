@@ -301,9 +301,28 @@ SchemaPlan PlanOfSeed(uint64_t seed) {
   return DrawPlan(rng);
 }
 
+namespace {
+
+// A str or str[] argument named for dims (dim, dim0, start_dim, outdim,
+// dims) or `names`/`order`: a Dimname, which the JIT's schemas spell str.
+bool IsDimensionName(const c10::Argument& arg) {
+  c10::TypePtr type = Unwrapped(arg.real_type());
+  if (type->kind() == c10::TypeKind::ListType) {
+    type = type->castRaw<c10::ListType>()->getElementType();
+  }
+  return type->kind() == c10::TypeKind::StringType &&
+         (absl::StrContains(arg.name(), "dim") || arg.name() == "names" ||
+          arg.name() == "order");
+}
+
+}  // namespace
+
 std::string UndrawableReason(const c10::FunctionSchema& schema) {
   for (const c10::Argument& arg : schema.arguments()) {
     if (IsWritten(arg) || MayLeaveOut(arg) || Drawable(arg)) continue;
+    if (IsDimensionName(arg)) {
+      return absl::StrCat("argument ", arg.name(), " ", kNamesDimensions);
+    }
     return absl::StrCat("argument ", arg.name(), " of type ",
                         arg.real_type()->str(), " is not generated");
   }

@@ -71,8 +71,14 @@ bool MayLeaveOut(const c10::Argument& arg);
 // True for Tensor, Tensor?, Tensor[] and Tensor?[].
 bool IsTensorLike(const c10::TypePtr& type);
 
-// Why `schema`'s arguments cannot be drawn ("argument x of type Dimname is
-// not generated"), or "" when they can.
+// Why an argument that names dims (a Dimname, spelled str in schemas:
+// all.dimname's dim) is not drawn.
+inline constexpr char kNamesDimensions[] =
+    "names dimensions: named tensors are experimental in PyTorch, and "
+    "torch.ops, which repro.py calls ops through, refuses them";
+
+// Why `schema`'s arguments cannot be drawn ("argument p of type str is not
+// generated"), or "" when they can.
 std::string UndrawableReason(const c10::FunctionSchema& schema);
 
 // The arguments of one case, named as in the schema; written (alias "!")

@@ -25,6 +25,12 @@ namespace {
 // (out=), shaped like `like`, with a generated layout.
 absl::StatusOr<TensorSpec> SpecLike(const at::Tensor& like, bool written,
                                     Device device, Rng& rng) {
+  // Nested, sparse and other results without strides of their own.
+  if (like.is_nested() || like.layout() != at::kStrided) {
+    return absl::UnimplementedError(
+        absl::StrCat("no strided spec is like a ", c10::str(like.layout()),
+                     like.is_nested() ? " nested" : "", " tensor"));
+  }
   DPFUZZ_ASSIGN_OR_RETURN(DType dtype, FromScalarType(like.scalar_type()));
   LayoutOptions options;
   options.allow_overlap = !written;
@@ -128,7 +134,8 @@ void BeforeProbe(const Case& c, const BuildOptions& options) {
 // Marks some inputs of `dtype` as requiring grad and adds a grad_output for
 // each output that then requires grad. Some arguments must not require
 // grad (running stats, class weights): when the op rejects the marked
-// inputs, the case goes without backward.
+// inputs, or an output is of a kind no grad_output is drawn for (a
+// ComplexHalf or sparse gradient), the case goes without backward.
 absl::Status AddGradients(Case& c, DType dtype, const c10::OperatorHandle& op,
                           const BuildOptions& options, Rng& rng) {
   bool any = false;
@@ -143,16 +150,15 @@ absl::Status AddGradients(Case& c, DType dtype, const c10::OperatorHandle& op,
   BeforeProbe(c, options);
   DPFUZZ_ASSIGN_OR_RETURN(CallResult probe,
                           Invoke(op, c, MaterializeBaseline(tensors).args));
-  if (probe.outcome != CallOutcome::kOk) {
-    for (Argument& arg : c.args) {
-      if (auto* t = std::get_if<TensorSpec>(&arg.value))
-        t->requires_grad = false;
-    }
+  const auto without_backward = [&c] {
+    for (TensorSpec* t : AllTensorSpecsOf(c)) t->requires_grad = false;
+    c.grad_outputs.clear();
     return absl::OkStatus();
-  }
+  };
+  if (probe.outcome != CallOutcome::kOk) return without_backward();
   for (const at::Tensor& out : DifferentiableOutputs(probe.outputs)) {
     absl::StatusOr<TensorSpec> g = SpecLike(out, false, options.device, rng);
-    if (!g.ok()) return g.status();
+    if (!g.ok()) return without_backward();
     c.grad_outputs.push_back(*g);
   }
   return absl::OkStatus();

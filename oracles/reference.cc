@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "generators/contract_rules.h"
 #include "generators/dtype.h"
+#include "generators/materialize.h"
 #include "oracles/backward.h"
 #include "oracles/invoke.h"
 
@@ -342,8 +343,17 @@ Reference::Run Reference::RunOn(const Case& c, NamedTensors& args,
   Run run;
   absl::StatusOr<CallResult> r = Invoke(op_, c, args);
   if (!r.ok() || r->outcome != CallOutcome::kOk) return run;
+  // Results and gradients are read as strided values (a sparse gradient,
+  // a ZeroTensor): the arithmetic below is for dense tensors.
+  const auto strided = [](const std::vector<at::Tensor>& tensors) {
+    std::vector<at::Tensor> out;
+    for (const at::Tensor& t : tensors) {
+      out.push_back(t.defined() ? StridedValues(t) : t);
+    }
+    return out;
+  };
   if (written_.empty()) {
-    run.results = r->outputs;
+    run.results = strided(r->outputs);
   } else {
     for (const std::string& name : written_) {
       const auto it = args.find(name);
@@ -360,7 +370,7 @@ Reference::Run Reference::RunOn(const Case& c, NamedTensors& args,
   }
   if (c_.grad_outputs.empty() || !written_.empty()) return run;
   const CallResult g = RunBackward(r->outputs, GradInputs(args), grad_outputs);
-  if (g.outcome == CallOutcome::kOk) run.grads = g.outputs;
+  if (g.outcome == CallOutcome::kOk) run.grads = strided(g.outputs);
   return run;
 }
 

@@ -173,6 +173,11 @@ TEST(SchemaSpecTest, ExclusionsSayWhy) {
     }
   }
   EXPECT_EQ(*GenericExclusion({"aten::promote_types", ""}), kNoTensorArgument);
+  // Dimnames are spelled str; the reason says what they are.
+  EXPECT_THAT(*GenericExclusion({"aten::all", "dimname"}),
+              HasSubstr(kNamesDimensions));
+  EXPECT_THAT(*GenericExclusion({"aten::linalg_norm", "ord_str"}),
+              HasSubstr("argument ord of type str is not generated"));
   // A factory is fuzzed through its out= form, whose out tensor gives
   // the dtype, layout and device the functional form takes as options.
   absl::StatusOr<OpSpec> ones = GenericOpSpec({"aten::ones", ""});
