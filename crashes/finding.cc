@@ -53,7 +53,11 @@ absl::string_view DismissalName(Dismissal d) {
 }
 
 Finding MakeFinding(const Case& c, const CaseOutcome& outcome) {
-  return Finding{c, outcome, FindingSignature(c, outcome.verdict)};
+  Finding f;
+  f.c = c;
+  f.outcome = outcome;
+  f.signature = FindingSignature(c, outcome.verdict);
+  return f;
 }
 
 std::string LibTorchVersion() { return TORCH_VERSION; }

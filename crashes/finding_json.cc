@@ -20,6 +20,7 @@ Evidence EvidenceFromJson(const Json& j) {
   e.where = StringOr(j, "where");
   e.detail = StringOr(j, "detail");
   e.error = StringOr(j, "error");
+  e.layout = StringOr(j, "layout");
   const auto first = j.find("first_difference");
   if (first != j.end() && first->is_object()) {
     e.index = StringOr(*first, "index");
@@ -43,6 +44,7 @@ Json EvidenceToJson(const Evidence& e) {
     j["max_error"] = e.max_error;
   }
   if (!e.error.empty()) j["error"] = e.error;
+  if (!e.layout.empty()) j["layout"] = e.layout;
   return j;
 }
 

@@ -342,9 +342,11 @@ std::string OpCall(const ReproPlan& plan, const std::string& prefix) {
              : StrCat(prefix, op, "\n        ", WrapItems(parts, 8), ")\n");
 }
 
-// def call(...): the op, then the gradients when `grads`.
+// def call(...): the op, then the gradients when `grads`; a single result
+// `to_dense` when dpfuzz compared it so (Evidence::layout: a sparse result
+// whose structure may agree where its values do not).
 std::string CallDef(const ReproPlan& plan, bool grads, size_t returns,
-                    std::vector<std::string>& params) {
+                    bool to_dense, std::vector<std::string>& params) {
   std::vector<std::string> leaves, grad_outputs;
   std::string body;
   for (const ReproTensor& t : plan.tensors) {
@@ -353,6 +355,11 @@ std::string CallDef(const ReproPlan& plan, bool grads, size_t returns,
     leaves.push_back(t.name);
     StrAppend(&body, "    ", t.name, " = ", t.name,
               ".detach().requires_grad_()\n");
+  }
+  if (!grads && to_dense && returns == 1) {
+    std::string call = OpCall(plan, "    return ");
+    call.insert(call.size() - 1, ".to_dense()");
+    return body + call;
   }
   if (!grads) return body + OpCall(plan, "    return ");
   for (const ReproTensor& g : plan.grad_outputs) grad_outputs.push_back(g.name);
@@ -537,7 +544,8 @@ absl::StatusOr<IssueSnippet> NestedSnippet(const ReproPlan& plan,
     dense.push_back(StrCat("dense_", t.name));
   }
   std::vector<std::string> params;
-  const std::string def = CallDef(plan, /*grads=*/false, returns, params);
+  const std::string def =
+      CallDef(plan, /*grads=*/false, returns, /*to_dense=*/false, params);
   std::string body = Check(plan, {}, {});
   // One import fewer: the snippet is short.
   body = absl::StrReplaceAll(body, {{"sys.exit(", "raise SystemExit("}});
@@ -666,7 +674,9 @@ absl::StatusOr<IssueSnippet> MakeIssueSnippet(const Finding& finding) {
       StrAppend(&tensors, lines);
     }
     std::vector<std::string> params;
-    const std::string def = CallDef(plan, grads, returns, params);
+    const std::string def = CallDef(plan, grads, returns,
+                                    !finding.outcome.evidence.layout.empty(),
+                                    params);
     const std::string body = Check(plan, checked, names);
     snippet.python = StrCat(
         plan.verdict == Verdict::kTimeout ? "import faulthandler\n" : "",

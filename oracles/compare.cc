@@ -218,7 +218,9 @@ std::string MultiIndex(int64_t flat, at::IntArrayRef sizes) {
   return absl::StrCat("[", absl::StrJoin(index, ", "), "]");
 }
 
-std::optional<Difference> CompareValues(
+namespace {
+
+std::optional<Difference> CompareElements(
     const at::Tensor& expected, const at::Tensor& actual, Comparison comparison,
     const at::Tensor& reference, const at::Tensor& magnitude, int64_t terms) {
   if (!expected.defined() || !actual.defined()) {
@@ -324,6 +326,21 @@ std::optional<Difference> CompareValues(
                    nan ? "are NaN where the baseline has a number" : "differ",
                    "; first at ", d.index, ": expected ", d.expected, ", got ",
                    d.actual, poison ? " (the poison of a gap)" : "");
+  return d;
+}
+
+}  // namespace
+
+std::optional<Difference> CompareValues(
+    const at::Tensor& expected, const at::Tensor& actual, Comparison comparison,
+    const at::Tensor& reference, const at::Tensor& magnitude, int64_t terms) {
+  std::optional<Difference> d = CompareElements(expected, actual, comparison,
+                                                reference, magnitude, terms);
+  for (const at::Tensor* t : {&expected, &actual}) {
+    if (d.has_value() && t->defined() && t->layout() != at::kStrided) {
+      d->layout = c10::str(t->layout());
+    }
+  }
   return d;
 }
 

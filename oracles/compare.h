@@ -103,6 +103,7 @@ struct Difference {
   std::string actual;    // The variant's element, printed.
   double max_error = 0;  // Largest |actual - expected| over all elements.
   int64_t count = 0;     // Elements that differ.
+  std::string layout;    // Of a result that is not strided ("Sparse").
 };
 
 // Nothing when `actual` agrees with `expected` under `comparison`.

@@ -11,18 +11,25 @@ CaseOutcome MakeFinding(Verdict verdict, Evidence evidence) {
   return CaseOutcome{verdict, std::move(evidence)};
 }
 
+Evidence Described(std::string where, std::string detail, std::string error) {
+  Evidence e;
+  e.where = std::move(where);
+  e.detail = std::move(detail);
+  e.error = std::move(error);
+  return e;
+}
+
 CaseOutcome FromDifference(Verdict verdict, const std::string& where,
                            const Difference& d) {
   return MakeFinding(verdict, Evidence{where, d.detail, d.index, d.expected,
-                                       d.actual, d.max_error, ""});
+                                       d.actual, d.max_error, "", d.layout});
 }
 
 CaseOutcome OutputCountMismatch(size_t baseline, size_t variant) {
-  return MakeFinding(Verdict::kMismatch,
-                     Evidence{"outputs",
-                              absl::StrCat("the variant returned ", variant,
-                                           " tensors, the baseline ", baseline),
-                              "", "", "", 0, ""});
+  return MakeFinding(
+      Verdict::kMismatch,
+      Described("outputs", absl::StrCat("the variant returned ", variant,
+                                        " tensors, the baseline ", baseline)));
 }
 
 std::optional<CaseOutcome> JudgeErrors(const CallResult& baseline,
@@ -33,10 +40,10 @@ std::optional<CaseOutcome> JudgeErrors(const CallResult& baseline,
     if (call->outcome == CallOutcome::kInternalAssert) {
       CaseOutcome assert_hit = MakeFinding(
           Verdict::kInternalAssert,
-          Evidence{
+          Described(
               absl::StrCat(side, " ", stage),
               absl::StrCat("the ", side, " ", stage, " hit an internal assert"),
-              "", "", "", 0, call->error});
+              call->error));
       // See Note [Layout bugs and baseline failures].
       if (call == &baseline) assert_hit.kind = FindingKind::kBaselineFailure;
       return assert_hit;
@@ -50,11 +57,11 @@ std::optional<CaseOutcome> JudgeErrors(const CallResult& baseline,
   const CallResult& raised = v_ok ? baseline : variant;
   return MakeFinding(
       Verdict::kRejectionMismatch,
-      Evidence{
+      Described(
           absl::StrCat(v_ok ? "baseline " : "variant ", stage),
           absl::StrCat("the ", v_ok ? "contiguous baseline" : "strided variant",
                        " raised in ", stage, " and the other did not"),
-          "", "", "", 0, raised.error});
+          raised.error));
 }
 
 }  // namespace dpfuzz

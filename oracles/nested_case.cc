@@ -33,23 +33,20 @@ std::optional<CaseOutcome> CompareResult(const at::Tensor& expected,
       (expected.defined() && expected.is_nested() != actual.is_nested())) {
     return MakeFinding(
         Verdict::kMismatch,
-        Evidence{
-            where,
-            absl::StrCat(
-                "one result is ",
-                expected.defined() && expected.is_nested() ? "nested" : "dense",
-                " and the other is not"),
-            "", "", "", 0, ""});
+        Described(where, absl::StrCat("one result is ",
+                                      expected.defined() && expected.is_nested()
+                                          ? "nested"
+                                          : "dense",
+                                      " and the other is not")));
   }
   if (!expected.defined()) return std::nullopt;
   const std::vector<at::Tensor> e = Parts(expected), a = Parts(actual);
   if (e.size() != a.size()) {
     return MakeFinding(
         Verdict::kMismatch,
-        Evidence{where,
-                 absl::StrCat("nested result has ", a.size(),
-                              " components where ", e.size(), " are expected"),
-                 "", "", "", 0, ""});
+        Described(where, absl::StrCat("nested result has ", a.size(),
+                                      " components where ", e.size(),
+                                      " are expected")));
   }
   for (size_t i = 0; i < e.size(); ++i) {
     std::optional<Difference> d = CompareValues(e[i], a[i], comparison);
@@ -146,10 +143,9 @@ std::optional<CaseOutcome> CheckPaddedReference(const Case& c,
       padded.size(0) != static_cast<int64_t>(components.size())) {
     return MakeFinding(
         Verdict::kMismatch,
-        Evidence{"output 0",
-                 "the padded result does not have one row per component and "
-                 "the components' rank",
-                 "", "", "", 0, ""});
+        Described("output 0",
+                  "the padded result does not have one row per component and "
+                  "the components' rank"));
   }
   at::Tensor expected = at::full(padded.sizes(), PaddingOf(c),
                                  padded.options().requires_grad(false));
@@ -159,10 +155,9 @@ std::optional<CaseOutcome> CheckPaddedReference(const Case& c,
       if (components[i].size(d) > corner.size(d)) {
         return MakeFinding(
             Verdict::kMismatch,
-            Evidence{
-                "output 0",
-                absl::StrCat("the padded result is smaller than component ", i),
-                "", "", "", 0, ""});
+            Described("output 0",
+                      absl::StrCat(
+                          "the padded result is smaller than component ", i)));
       }
       corner = corner.narrow(d, 0, components[i].size(d));
     }
@@ -208,8 +203,8 @@ absl::StatusOr<CaseOutcome> RunNestedCase(const OpSpec& spec, const Case& c) {
     return *errors;
   }
   if (std::optional<StorageChange> change = CheckStorages(variant, {})) {
-    return MakeFinding(change->verdict, Evidence{change->where, change->detail,
-                                                 "", "", "", 0, ""});
+    return MakeFinding(change->verdict,
+                       Described(change->where, change->detail));
   }
   if (b.outputs.size() != v.outputs.size()) {
     return OutputCountMismatch(b.outputs.size(), v.outputs.size());

@@ -160,12 +160,11 @@ std::optional<CaseOutcome> CheckOutArguments(
     if (t.is_conj() || t.is_neg()) {
       return MakeFinding(
           Verdict::kLayoutContract,
-          Evidence{name,
-                   absl::StrCat("out= tensor came back with its ",
-                                t.is_conj() ? "conjugate" : "negative",
-                                " bit set: its memory holds other values "
-                                "than it reads as"),
-                   "", "", "", 0, ""});
+          Described(name,
+                    absl::StrCat("out= tensor came back with its ",
+                                 t.is_conj() ? "conjugate" : "negative",
+                                 " bit set: its memory holds other values "
+                                 "than it reads as")));
     }
     const bool right_size =
         spec != nullptr &&
@@ -177,20 +176,18 @@ std::optional<CaseOutcome> CheckOutArguments(
          t.data_ptr() != pointers_before[k])) {
       return MakeFinding(
           Verdict::kLayoutContract,
-          Evidence{
+          Described(
               name,
               absl::StrCat(
                   "out= tensor ", LayoutToString(spec->layout),
                   " of the right size came back as ",
                   LayoutToString(LayoutOf(t)),
-                  t.data_ptr() != pointers_before[k] ? " in new memory" : ""),
-              "", "", "", 0, ""});
+                  t.data_ptr() != pointers_before[k] ? " in new memory" : "")));
     }
     if (k < call.outputs.size() && !call.outputs[k].is_same(t)) {
       return MakeFinding(
           Verdict::kLayoutContract,
-          Evidence{name, "out= call returned a tensor other than its out", "",
-                   "", "", 0, ""});
+          Described(name, "out= call returned a tensor other than its out"));
     }
     ++k;
   }
@@ -313,8 +310,8 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
   const std::vector<std::string> mutated = MutatedByDesign(c);
   if (std::optional<StorageChange> change =
           CheckStorages(variant, MayChange(written, mutated))) {
-    return MakeFinding(change->verdict, Evidence{change->where, change->detail,
-                                                 "", "", "", 0, ""});
+    return MakeFinding(change->verdict,
+                       Described(change->where, change->detail));
   }
   if (std::optional<CaseOutcome> diff = CompareResults(
           judged, c, ResultsOf(b, baseline.args, written),
@@ -334,7 +331,7 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
     if (std::optional<std::string> broken =
             CheckLayoutPromises(judged, c, op, variant.args, v.outputs)) {
       return MakeFinding(Verdict::kLayoutContract,
-                         Evidence{"output 0", *broken, "", "", "", 0, ""});
+                         Described("output 0", *broken));
     }
   }
   // Gradients of a nondeterministic op differ as its values do.

@@ -41,7 +41,15 @@ struct Evidence {
   std::string actual;    // Variant's value there.
   double max_error = 0;
   std::string error;  // The error message, for rejections and asserts.
+  // The compared result's layout when it is not strided ("Sparse",
+  // "SparseCsr"): its values were compared through to_dense().
+  std::string layout;
 };
+
+// Evidence without a first differing element: where, what, and the error
+// message if any.
+Evidence Described(std::string where, std::string detail,
+                   std::string error = "");
 
 struct CaseOutcome {
   Verdict verdict = Verdict::kAgree;

@@ -85,6 +85,8 @@ const KnownFinding kKnownFindings[] = {
     {"upsample_nearest3d-channels-last-ignores-scale", Verdict::kMismatch},
     {"nested_relu-components-out-of-order-read-as-dense", Verdict::kMismatch,
      "2.0.0", Verdict::kRejectionMismatch},
+    {"embedding_backward-sparse-size-one-zero-stride-grad-lost",
+     Verdict::kMismatch},
 };
 
 // The verdict `k`'s case gets on the LibTorch under test; kAgree where the
