@@ -10,6 +10,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -210,19 +211,16 @@ class Worker {
                                            const std::string& op) {
     auto it = seeded_.find(op);
     if (it != seeded_.end()) return &it->second;
-    const std::vector<Case>* cases =
-        seeds_.has_value() ? seeds_->CasesOf(seeds_->SourceFor(op)) : nullptr;
-    if (cases == nullptr) {
+    auto cases = std::make_shared<const std::vector<Case>>(
+        seeds_.has_value() ? seeds_->CasesFor(op) : std::vector<Case>());
+    if (cases->empty()) {
       return absl::NotFoundError(absl::StrCat("a seeded ticket for ", op,
                                               ", which has no seeds in \"",
                                               config_.seeds_dir, "\""));
     }
     OpSpec seeded = spec;
-    seeded.make_args = [cases, reads = ReadArgumentsOf(SplitOverload(op))](
-                           Rng& rng, DType dtype) {
-      std::vector<Argument> args = DrawSeedArgs(*cases, dtype, rng);
-      KeepReadArguments(reads, args);  // Seeds of another overload: extras.
-      return args;
+    seeded.make_args = [cases](Rng& rng, DType dtype) {
+      return DrawSeedArgs(*cases, dtype, rng);
     };
     return &seeded_.emplace(op, std::move(seeded)).first->second;
   }

@@ -128,8 +128,8 @@ void Triage::Attach(const Finding& finding, const std::string& bug_id) {
 // or no isolated runner) the finding is triaged as found, and ConfidenceOf
 // marks it low confidence.
 std::optional<Finding> Triage::Unshared(const Finding& found) {
-  IsolatedRunner* runner =
-      found.c.aliases.empty() || !options_.reduce ? nullptr : Runner();
+  // A judgement, not a reduction: it runs with --reduce=false too.
+  IsolatedRunner* runner = found.c.aliases.empty() ? nullptr : Runner();
   if (runner == nullptr) return found;
   Case unshared = found.c;
   unshared.aliases.clear();

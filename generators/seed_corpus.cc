@@ -56,7 +56,7 @@ struct SeedFit {
 
 // nullopt when `donor`'s seeds cannot be drawn for `target`: it must give
 // every argument `target` reads (of the same op: every required one), none
-// of another type, and be required to give those `target` requires.
+// of another type (but a tensor for an int[], which its values may give).
 std::optional<SeedFit> FitOf(const std::vector<ReadArgument>& target,
                              const std::vector<ReadArgument>& donor,
                              bool same_op) {
@@ -74,8 +74,9 @@ std::optional<SeedFit> FitOf(const std::vector<ReadArgument>& target,
       fit.same_reads = false;
       continue;
     }
-    // A donor's case may leave out what the donor need not be given.
-    if (d->type != t.type || (t.required && !d->required)) return std::nullopt;
+    if (d->type != t.type && !(d->type == "Tensor" && t.type == "int[]")) {
+      return std::nullopt;
+    }
     fit.same_reads =
         fit.same_reads && d == donor.begin() + i && d->required == t.required;
     ++shared;
@@ -84,6 +85,44 @@ std::optional<SeedFit> FitOf(const std::vector<ReadArgument>& target,
   if (shared == 0) return std::nullopt;
   fit.extra = -static_cast<int>(donor.size() - shared);
   return fit;
+}
+
+// `args` without those not in `reads`.
+void KeepReadArguments(const std::vector<ReadArgument>& reads,
+                       std::vector<Argument>& args) {
+  args.erase(std::remove_if(args.begin(), args.end(),
+                            [&reads](const Argument& a) {
+                              return std::none_of(reads.begin(), reads.end(),
+                                                  [&a](const ReadArgument& r) {
+                                                    return r.name == a.name;
+                                                  });
+                            }),
+             args.end());
+}
+
+// `c`'s arguments fitted to `reads`: the others dropped, a 1-d integer
+// tensor with explicit values given for an int[] turned into that list;
+// nullopt when an argument `reads` requires is missing or cannot be turned.
+std::optional<std::vector<Argument>> FittedArguments(
+    const std::vector<ReadArgument>& reads, std::vector<Argument> args) {
+  KeepReadArguments(reads, args);
+  for (const ReadArgument& r : reads) {
+    auto a = std::find_if(args.begin(), args.end(),
+                          [&r](const Argument& x) { return x.name == r.name; });
+    if (a == args.end()) {
+      if (r.required) return std::nullopt;
+      continue;
+    }
+    const auto* t = std::get_if<TensorSpec>(&a->value);
+    if (r.type != "int[]" || t == nullptr) continue;
+    if (t->dim() != 1 || IsFloating(t->dtype) || IsComplex(t->dtype) ||
+        t->values.distribution != Distribution::kExplicit ||
+        static_cast<int64_t>(t->values.data.size()) != t->numel()) {
+      return std::nullopt;
+    }
+    a->value = Dims(t->values.data.begin(), t->values.data.end());
+  }
+  return args;
 }
 
 const TensorSpec* FirstTensor(const Case& c) {
@@ -146,18 +185,43 @@ std::string SeedCorpus::SourceFor(const std::string& overload) {
   }
   const OverloadName target = SplitOverload(overload);
   const std::vector<ReadArgument> reads = ReadArgumentsOf(target);
-  std::string best;
-  std::optional<SeedFit> best_fit;
+  std::vector<std::pair<SeedFit, std::string>> donors;
   for (const auto& [name, donor] : seeded_reads_) {
     std::optional<SeedFit> fit =
         FitOf(reads, donor, SameOp(target, SplitOverload(name)));
-    if (fit.has_value() && (!best_fit.has_value() || *best_fit < *fit)) {
-      best = name;
-      best_fit = fit;
+    if (fit.has_value()) donors.emplace_back(*fit, name);
+  }
+  std::sort(donors.begin(), donors.end(), [](const auto& a, const auto& b) {
+    return b.first < a.first || (!(a.first < b.first) && a.second < b.second);
+  });
+  // The best donor with a case that fits: its schema may let it leave out
+  // what `overload` must be given (clamp's max for clamp_max).
+  std::string& source = sources_[overload];
+  for (const auto& [fit, name] : donors) {
+    const std::vector<Case>* cases = CasesOf(name);
+    if (cases == nullptr) continue;
+    for (const Case& c : *cases) {
+      if (FittedArguments(reads, c.args).has_value()) return source = name;
     }
   }
-  sources_[overload] = best;
-  return best;
+  return source;
+}
+
+std::vector<Case> SeedCorpus::CasesFor(const std::string& overload) {
+  const std::string source = SourceFor(overload);
+  const std::vector<Case>* cases = source.empty() ? nullptr : CasesOf(source);
+  std::vector<Case> out;
+  if (cases == nullptr) return out;
+  const std::vector<ReadArgument> reads =
+      ReadArgumentsOf(SplitOverload(overload));
+  for (const Case& c : *cases) {
+    std::optional<std::vector<Argument>> args = FittedArguments(reads, c.args);
+    if (!args.has_value()) continue;
+    Case fitted = c;
+    fitted.args = std::move(*args);
+    out.push_back(std::move(fitted));
+  }
+  return out;
 }
 
 const std::vector<Case>* SeedCorpus::CasesOf(const std::string& overload) {
@@ -205,16 +269,5 @@ std::vector<Argument> DrawSeedArgs(const std::vector<Case>& seeds, DType dtype,
   return drawn.args;
 }
 
-void KeepReadArguments(const std::vector<ReadArgument>& reads,
-                       std::vector<Argument>& args) {
-  args.erase(std::remove_if(args.begin(), args.end(),
-                            [&reads](const Argument& a) {
-                              return std::none_of(reads.begin(), reads.end(),
-                                                  [&a](const ReadArgument& r) {
-                                                    return r.name == a.name;
-                                                  });
-                            }),
-             args.end());
-}
 
 }  // namespace dpfuzz

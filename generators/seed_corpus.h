@@ -17,8 +17,8 @@
 // (oracles/case_builder.h).
 //
 //   absl::StatusOr<SeedCorpus> seeds = SeedCorpus::Open("build/default/seeds");
-//   const std::vector<Case>* cases = seeds->CasesOf("aten::nll_loss_forward");
-//   std::vector<Argument> args = DrawSeedArgs(*cases, DType::kFloat64, rng);
+//   const std::vector<Case> cases = seeds->CasesFor("aten::nll_loss");
+//   std::vector<Argument> args = DrawSeedArgs(cases, DType::kFloat64, rng);
 
 #ifndef DPFUZZ_GENERATORS_SEED_CORPUS_H_
 #define DPFUZZ_GENERATORS_SEED_CORPUS_H_
@@ -60,10 +60,9 @@ class SeedCorpus {
 
   // The overload whose seeds `overload` draws from: itself when it has
   // seeds, else one with seeds that gives every argument `overload` reads
-  // (same names and types; extra ones are dropped, KeepReadArguments),
-  // or, of the same op, every argument it must be given; what `overload`
-  // must be given, the donor must be too (its cases may leave out the
-  // rest). Ops are the same
+  // (same names and types, or a tensor for an int[]; extra ones are
+  // dropped), or, of the same op, every argument it must be given, in at
+  // least one of its cases (CasesFor). Ops are the same
   // when their names are without leading "_" and a "_forward" or "_copy"
   // suffix (embedding_bag, embedding_bag.padding_idx, _embedding_bag). Of
   // those, first one of the same op, then one that reads exactly the same
@@ -71,6 +70,12 @@ class SeedCorpus {
   // mode records instead: nll_loss and nll_loss_nd), then the one giving
   // the most optional arguments and the fewest others. "" when none.
   std::string SourceFor(const std::string& overload);
+
+  // The cases `overload` draws: those of SourceFor(overload) that give
+  // every argument it must be given, cut to the arguments it reads, a 1-d
+  // integer tensor given for an int[] turned into its values
+  // (ctc_loss.Tensor's lengths for ctc_loss.IntList). Empty when none.
+  std::vector<Case> CasesFor(const std::string& overload);
 
   // The recorded cases of `overload`, read on first use; nullptr when it
   // has none. A line that does not parse (a seed file of another dpfuzz
@@ -100,10 +105,6 @@ std::string SeedFileName(absl::string_view overload);
 std::vector<Argument> DrawSeedArgs(const std::vector<Case>& seeds, DType dtype,
                                    Rng& rng);
 
-// `args` without those not in `reads`: what a seed of another overload
-// (SeedCorpus::SourceFor) gives besides.
-void KeepReadArguments(const std::vector<ReadArgument>& reads,
-                       std::vector<Argument>& args);
 
 }  // namespace dpfuzz
 

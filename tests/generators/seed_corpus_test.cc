@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "common/files.h"
@@ -99,21 +101,51 @@ TEST_F(SeedCorpusTest, DrawsMoveTheFirstTensorsDTypeAndKeepIndices) {
   EXPECT_EQ(std::get<TensorSpec>(kept[0].value).dtype, DType::kFloat32);
 }
 
-// Only the index matters to SourceFor; the overloads are real schemas.
-TEST(SeedCorpusSourceTest, BorrowsTheSeedsOfTheSameOpOrOfTheSameArguments) {
+// A seed directory with one case per overload of `donors`: every argument
+// the overload reads, as the int 1, but those in `left_out`, and `given`.
+std::string WriteDonors(const std::vector<std::string>& donors,
+                        const std::set<std::string>& left_out,
+                        const std::vector<Argument>& given) {
   absl::StatusOr<std::string> dir = MakeTempDirectory("dpfuzz_seeds_");
-  ASSERT_TRUE(dir.ok());
-  ASSERT_TRUE(WriteFileAtomically(*dir + "/index.json",
-                                  R"({"format": "dpfuzz-seeds", "ops": {
-                        "aten::embedding_bag.padding_idx": {"cases": 1},
-                        "aten::nll_loss_nd": {"cases": 1},
-                        "aten::convolution": {"cases": 1},
-                        "aten::softmax.int": {"cases": 1},
-                        "aten::clamp": {"cases": 1},
-                        "aten::div_.Scalar": {"cases": 1}}})",
-                                  "index")
-                  .ok());
-  absl::StatusOr<SeedCorpus> seeds = SeedCorpus::Open(*dir);
+  EXPECT_TRUE(dir.ok());
+  nlohmann::json index{{"format", "dpfuzz-seeds"},
+                       {"ops", nlohmann::json::object()}};
+  for (const std::string& name : donors) {
+    Case c;
+    c.op = SplitOverload(name).op;
+    c.overload = SplitOverload(name).overload;
+    for (const ReadArgument& r : ReadArgumentsOf(SplitOverload(name))) {
+      if (left_out.count(name + ":" + r.name)) continue;
+      auto g =
+          std::find_if(given.begin(), given.end(),
+                       [&r](const Argument& a) { return a.name == r.name; });
+      c.args.push_back(g != given.end() ? *g : Arg(r.name, int64_t{1}));
+    }
+    std::string line = CaseToJson(c);
+    line.erase(std::remove(line.begin(), line.end(), '\n'), line.end());
+    EXPECT_TRUE(WriteFileAtomically(*dir + "/" + SeedFileName(name),
+                                    line + "\n", "seeds")
+                    .ok());
+    index["ops"][name] = {{"cases", 1}};
+  }
+  EXPECT_TRUE(
+      WriteFileAtomically(*dir + "/index.json", index.dump(), "index").ok());
+  return *dir;
+}
+
+// The overloads are real schemas; each donor has one case.
+TEST(SeedCorpusSourceTest, BorrowsTheSeedsOfTheSameOpOrOfTheSameArguments) {
+  ValueRecipe lengths;
+  lengths.distribution = Distribution::kExplicit;
+  lengths.data = {3, 2};
+  const std::string dir = WriteDonors(
+      {"aten::embedding_bag.padding_idx", "aten::nll_loss_nd",
+       "aten::convolution", "aten::softmax.int", "aten::clamp",
+       "aten::div_.Scalar", "aten::ctc_loss.Tensor"},
+      {"aten::clamp:max"},
+      {Arg("input_lengths", Contiguous({2}, DType::kInt64, lengths)),
+       Arg("target_lengths", Contiguous({2}, DType::kInt64, lengths))});
+  absl::StatusOr<SeedCorpus> seeds = SeedCorpus::Open(dir);
   ASSERT_TRUE(seeds.ok()) << seeds.status();
   EXPECT_EQ(seeds->SourceFor("aten::softmax.int"), "aten::softmax.int");
   // Another overload of the op, with one argument more (padding_idx).
@@ -128,26 +160,28 @@ TEST(SeedCorpusSourceTest, BorrowsTheSeedsOfTheSameOpOrOfTheSameArguments) {
   // type (int, not int[]).
   EXPECT_EQ(seeds->SourceFor("aten::sum.dim_IntList"), "");
   EXPECT_EQ(seeds->SourceFor("aten::no_such_op"), "");
-  // clamp gives clamp_max's `max`, but optional: its cases may leave out
-  // what clamp_max must be given.
+  // clamp may give clamp_max's `max`, but its case leaves it out.
   EXPECT_EQ(seeds->SourceFor("aten::clamp_max"), "");
+  EXPECT_TRUE(seeds->CasesFor("aten::clamp_max").empty());
   // An op that exists only in place reads the self it writes.
   EXPECT_EQ(seeds->SourceFor("aten::__ilshift__.Scalar"), "aten::div_.Scalar");
-  std::vector<Argument> shifted = {Arg("self", int64_t{1}),
-                                   Arg("other", int64_t{2})};
-  KeepReadArguments(ReadArgumentsOf(SplitOverload("aten::__ilshift__.Scalar")),
-                    shifted);
-  EXPECT_EQ(shifted.size(), 2u);
-
-  std::vector<Argument> args = {Arg("weight", int64_t{1}),
-                                Arg("padding_idx", int64_t{0}),
-                                Arg("indices", int64_t{2})};
-  KeepReadArguments(ReadArgumentsOf(SplitOverload("aten::embedding_bag")),
-                    args);
-  ASSERT_EQ(args.size(), 2u);
-  EXPECT_EQ(args[0].name, "weight");
-  EXPECT_EQ(args[1].name, "indices");
-  std::filesystem::remove_all(*dir);
+  const std::vector<Case> shifted = seeds->CasesFor("aten::__ilshift__.Scalar");
+  ASSERT_EQ(shifted.size(), 1u);
+  EXPECT_NE(FindArgument(shifted[0], "self"), nullptr);
+  // Extra arguments are dropped.
+  const std::vector<Case> bags = seeds->CasesFor("aten::embedding_bag");
+  ASSERT_EQ(bags.size(), 1u);
+  EXPECT_EQ(FindArgument(bags[0], "padding_idx"), nullptr);
+  EXPECT_NE(FindArgument(bags[0], "weight"), nullptr);
+  // Lengths given as tensors become the int[] of the other overload.
+  EXPECT_EQ(seeds->SourceFor("aten::ctc_loss.IntList"),
+            "aten::ctc_loss.Tensor");
+  const std::vector<Case> ctc = seeds->CasesFor("aten::ctc_loss.IntList");
+  ASSERT_EQ(ctc.size(), 1u);
+  const Argument* input_lengths = FindArgument(ctc[0], "input_lengths");
+  ASSERT_NE(input_lengths, nullptr);
+  EXPECT_EQ(std::get<Dims>(input_lengths->value), (Dims{3, 2}));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(SeedCorpusOpenTest, MissingOrForeignIndexIsAnError) {
