@@ -123,13 +123,19 @@ void Triage::Attach(const Finding& finding, const std::string& bug_id) {
 // therefore not a bug to file: one run of the same case unshared decides.
 // When that twin agrees (or both sides reject it), the finding is
 // dismissed as an overlap finding: stored, counted, listed apart in the
-// report. When it shows the same bug (ReductionKey), the bug needs no
+// report. Deaths and internal asserts are never dismissed: undefined
+// values are no licence to corrupt the heap (masked_select.out and
+// tril.out with an aliased out, known_findings/). When it shows the same bug (ReductionKey), the bug needs no
 // sharing and the twin is triaged in its place. Otherwise (another bug,
 // or no isolated runner) the finding is triaged as found, and ConfidenceOf
 // marks it low confidence.
 std::optional<Finding> Triage::Unshared(const Finding& found) {
   // A judgement, not a reduction: it runs with --reduce=false too.
-  IsolatedRunner* runner = found.c.aliases.empty() ? nullptr : Runner();
+  const Verdict verdict = found.outcome.verdict;
+  IsolatedRunner* runner = found.c.aliases.empty() || IsDeath(verdict) ||
+                                   verdict == Verdict::kInternalAssert
+                               ? nullptr
+                               : Runner();
   if (runner == nullptr) return found;
   Case unshared = found.c;
   unshared.aliases.clear();
