@@ -13,36 +13,6 @@
 namespace dpfuzz {
 namespace {
 
-std::string TorchDType(DType dtype) {
-  switch (dtype) {
-    case DType::kBool:
-      return "torch.bool";
-    case DType::kUInt8:
-      return "torch.uint8";
-    case DType::kInt8:
-      return "torch.int8";
-    case DType::kInt16:
-      return "torch.int16";
-    case DType::kInt32:
-      return "torch.int32";
-    case DType::kInt64:
-      return "torch.int64";
-    case DType::kFloat16:
-      return "torch.float16";
-    case DType::kBFloat16:
-      return "torch.bfloat16";
-    case DType::kFloat32:
-      return "torch.float32";
-    case DType::kFloat64:
-      return "torch.float64";
-    case DType::kComplex64:
-      return "torch.complex64";
-    case DType::kComplex128:
-      return "torch.complex128";
-  }
-  return "";
-}
-
 std::string Float(double value) {
   if (std::isnan(value)) return std::signbit(value) ? "-NAN" : "NAN";
   if (std::isinf(value)) return value < 0 ? "-INF" : "INF";

@@ -137,4 +137,34 @@ std::string WrapItems(const std::vector<std::string>& items, int indent) {
   return out;
 }
 
+std::string TorchDType(DType dtype) {
+  switch (dtype) {
+    case DType::kBool:
+      return "torch.bool";
+    case DType::kUInt8:
+      return "torch.uint8";
+    case DType::kInt8:
+      return "torch.int8";
+    case DType::kInt16:
+      return "torch.int16";
+    case DType::kInt32:
+      return "torch.int32";
+    case DType::kInt64:
+      return "torch.int64";
+    case DType::kFloat16:
+      return "torch.float16";
+    case DType::kBFloat16:
+      return "torch.bfloat16";
+    case DType::kFloat32:
+      return "torch.float32";
+    case DType::kFloat64:
+      return "torch.float64";
+    case DType::kComplex64:
+      return "torch.complex64";
+    case DType::kComplex128:
+      return "torch.complex128";
+  }
+  return "";
+}
+
 }  // namespace dpfuzz

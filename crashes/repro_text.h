@@ -1,6 +1,6 @@
 // Text shared by the repro emitters (crashes/repro_python.h,
-// crashes/repro_cpp.h): the header that explains a repro, and the wrapping
-// of long literal lists.
+// crashes/repro_cpp.h, crashes/issue_snippet.h): the header that explains a
+// repro, the wrapping of long literal lists, Python's dtype names.
 //
 //   ReproHeader(plan, "# ")   // "# dpfuzz repro: aten::tril.out ..." lines
 //   WrapItems({"1", "2"}, 8)  // "1, 2", broken before column 79
@@ -32,6 +32,9 @@ std::vector<std::string> ElementItems(
     const std::vector<ReproElement>& elements,
     const std::function<std::string(const ReproElement&)>& element,
     const std::function<std::string(int64_t)>& run);
+
+// "torch.float32" for DType::kFloat32: the dtype as Python spells it.
+std::string TorchDType(DType dtype);
 
 // `items` joined by ", ", broken into lines indented by `indent` spaces
 // (the first line not indented) so that no line passes column 79.
