@@ -334,6 +334,32 @@ std::optional<Difference> CompareElements(
 std::optional<Difference> CompareValues(
     const at::Tensor& expected, const at::Tensor& actual, Comparison comparison,
     const at::Tensor& reference, const at::Tensor& magnitude, int64_t terms) {
+  // A nested result of dense arguments (_nested_tensor_from_mask): its
+  // components one by one, without references.
+  if (expected.defined() && actual.defined() &&
+      (expected.is_nested() || actual.is_nested())) {
+    Difference d;
+    if (expected.is_nested() != actual.is_nested()) {
+      d.detail = absl::StrCat(actual.is_nested() ? "a nested" : "a dense",
+                              " tensor where the baseline has ",
+                              expected.is_nested() ? "a nested" : "a dense",
+                              " one");
+      return d;
+    }
+    const std::vector<at::Tensor> e = expected.unbind(), a = actual.unbind();
+    if (e.size() != a.size()) {
+      d.detail = absl::StrCat(a.size(), " components where the baseline has ",
+                              e.size());
+      return d;
+    }
+    for (size_t i = 0; i < e.size(); ++i) {
+      if (std::optional<Difference> c = CompareValues(e[i], a[i], comparison)) {
+        c->detail = absl::StrCat("component ", i, ": ", c->detail);
+        return c;
+      }
+    }
+    return std::nullopt;
+  }
   std::optional<Difference> d = CompareElements(expected, actual, comparison,
                                                 reference, magnitude, terms);
   for (const at::Tensor* t : {&expected, &actual}) {

@@ -52,6 +52,8 @@ absl::StatusOr<c10::OperatorHandle> FindOperator(const std::string& name,
 
 // Calls `op`, taking each schema argument from `tensors` (tensor arguments)
 // or `c` (every other argument, by name), else from the schema's default.
+// Sparse and compressed results come back densified (to_dense, in the
+// call: an error there is the op's).
 // An error status means the case does not fit the schema (a dpfuzz or case
 // file problem), never that the op failed: that is CallResult::outcome.
 absl::StatusOr<CallResult> Invoke(const c10::OperatorHandle& op, const Case& c,

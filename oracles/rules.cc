@@ -125,8 +125,9 @@ std::optional<std::string> CheckLayoutPromises(
   const at::Tensor& out = outputs.front();
   // An empty tensor is contiguous in every format whatever its strides; a
   // sparse or ZeroTensor result has no strides to promise.
-  if (!out.defined() || out.numel() == 0 || out.layout() != at::kStrided ||
-      out._is_zerotensor() || SharesStorage(out, inputs)) {
+  if (!out.defined() || out.is_nested() || out.numel() == 0 ||
+      out.layout() != at::kStrided || out._is_zerotensor() ||
+      SharesStorage(out, inputs)) {
     return std::nullopt;
   }
   const auto self = inputs.find("self");
