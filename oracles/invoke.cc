@@ -203,18 +203,23 @@ absl::StatusOr<CallResult> Invoke(const c10::OperatorHandle& op, const Case& c,
           schema_arg.name(), "\" required by ", c10::toString(op.schema())));
     }
   }
-  return CallGuarded(CaseDevice(c), [&](std::vector<at::Tensor>& outputs) {
-    op.callBoxed(&stack);
-    for (const c10::IValue& v : stack) CollectOutputs(v, outputs);
-    // A sparse or compressed result is read as its dense values, within the
-    // call: one an op built from arguments it did not check (2.x's
-    // sparse_csr_tensor) and that cannot be densified is the op's failure.
-    for (at::Tensor& t : outputs) {
-      if (t.defined() && !t.is_nested() && t.layout() != at::kStrided) {
-        t = t.to_dense();
-      }
-    }
-  });
+  std::string densified;
+  CallResult result =
+      CallGuarded(CaseDevice(c), [&](std::vector<at::Tensor>& outputs) {
+        op.callBoxed(&stack);
+        for (const c10::IValue& v : stack) CollectOutputs(v, outputs);
+        // A sparse or compressed result is read as its dense values, within the
+        // call: one an op built from arguments it did not check (2.x's
+        // sparse_csr_tensor) and that cannot be densified is the op's failure.
+        for (at::Tensor& t : outputs) {
+          if (t.defined() && !t.is_nested() && t.layout() != at::kStrided) {
+            densified = c10::str(t.layout());
+            t = t.to_dense();
+          }
+        }
+      });
+  result.densified = densified;
+  return result;
 }
 
 CallResult CallGuarded(

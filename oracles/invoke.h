@@ -39,6 +39,9 @@ struct CallResult {
   std::string error;                // The message, without backtrace.
   std::vector<at::Tensor> outputs;  // Returned tensors, lists flattened;
                                     // returned numbers as 0-dim tensors.
+  // The layout of a sparse or compressed result Invoke densified
+  // ("Sparse"); "" when none was.
+  std::string densified;
 };
 
 // Tensors for a call, by schema argument name; a Tensor[] argument holds

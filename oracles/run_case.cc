@@ -316,6 +316,10 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
   if (std::optional<CaseOutcome> diff = CompareResults(
           judged, c, ResultsOf(b, baseline.args, written),
           ResultsOf(v, variant.args, written), reference, SelfOf(baseline))) {
+    // Results compared dense; a snippet compares them so (Evidence::layout).
+    if (diff->evidence.layout.empty()) {
+      diff->evidence.layout = v.densified.empty() ? b.densified : v.densified;
+    }
     return *diff;
   }
   if (std::optional<CaseOutcome> diff =
