@@ -485,9 +485,8 @@ absl::StatusOr<IssueSnippet> MakeIssueSnippet(const Finding& finding) {
       StrAppend(&tensors, lines);
     }
     std::vector<std::string> params;
-    const std::string def = CallDef(plan, grads, returns,
-                                    !finding.outcome.evidence.layout.empty(),
-                                    params);
+    const std::string def = CallDef(
+        plan, grads, returns, !finding.outcome.evidence.layout.empty(), params);
     const std::string body = Check(plan, checked, names);
     snippet.python = StrCat(
         plan.verdict == Verdict::kTimeout ? "import faulthandler\n" : "",

@@ -108,7 +108,6 @@ std::string Literal(const ReproArg& arg) {
   return "None";
 }
 
-
 std::optional<std::string> Constant(const Values& v) {
   if (v.elements.empty()) return std::nullopt;
   const std::string first = Element(v.elements[0], v.dtype);

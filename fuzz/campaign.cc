@@ -485,9 +485,8 @@ std::string SummaryLine(const CampaignSummary& s) {
       "seconds=%.1f",
       s.cases, s.bugs.size(), LowConfidenceBugs(s), s.findings.size(), s.hits,
       s.known.size(), s.baseline_failures, s.flaky, s.overlap, s.invalid,
-      s.errors,
-      s.planned, s.culprits, s.abandoned, s.worker_deaths, s.quarantined.size(),
-      s.seconds);
+      s.errors, s.planned, s.culprits, s.abandoned, s.worker_deaths,
+      s.quarantined.size(), s.seconds);
   for (const auto& [verdict, count] : s.verdicts) {
     absl::StrAppend(&line, " ", VerdictName(verdict), "=", count);
   }

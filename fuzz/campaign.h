@@ -87,7 +87,7 @@ struct CampaignSummary {
   std::map<std::string, BugRecord> bugs;
   int64_t baseline_failures = 0;  // Hits of baseline failures (not bugs).
   int64_t flaky = 0;              // Findings that did not show again.
-  int64_t overlap = 0;  // Hits of findings that need shared memory.
+  int64_t overlap = 0;            // Hits of findings that need shared memory.
   std::vector<Quarantined> quarantined;
   std::map<std::string, KnownHits> known;  // Muted, by signature.
   std::map<Verdict, int64_t> verdicts;     // Cases per verdict.

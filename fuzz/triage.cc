@@ -125,10 +125,10 @@ void Triage::Attach(const Finding& finding, const std::string& bug_id) {
 // dismissed as an overlap finding: stored, counted, listed apart in the
 // report. Deaths and internal asserts are never dismissed: undefined
 // values are no licence to corrupt the heap (masked_select.out and
-// tril.out with an aliased out, known_findings/). When it shows the same bug (ReductionKey), the bug needs no
-// sharing and the twin is triaged in its place. Otherwise (another bug,
-// or no isolated runner) the finding is triaged as found, and ConfidenceOf
-// marks it low confidence.
+// tril.out with an aliased out, known_findings/). When it shows the same bug
+// (ReductionKey), the bug needs no sharing and the twin is triaged in its
+// place. Otherwise (another bug, or no isolated runner) the finding is triaged
+// as found, and ConfidenceOf marks it low confidence.
 std::optional<Finding> Triage::Unshared(const Finding& found) {
   // A judgement, not a reduction: it runs with --reduce=false too.
   const Verdict verdict = found.outcome.verdict;
@@ -150,10 +150,10 @@ std::optional<Finding> Triage::Unshared(const Finding& found) {
 
 void Triage::HandleFinding(const Finding& found, double elapsed,
                            double remaining) {
-  if (const auto d = dismissed_.find(found.signature); d != dismissed_.end()) {
+  if (overlapping_.count(found.signature)) {
     Finding f = found;
-    f.dismissal = d->second;
-    if (f.dismissal == Dismissal::kOverlap) ++counts_.overlap;
+    f.dismissal = Dismissal::kOverlap;
+    ++counts_.overlap;
     Store(f, nullptr, /*check_repro=*/false);
     return;
   }
@@ -212,7 +212,7 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
   if (!unshared.has_value()) {
     Finding f = found;
     f.dismissal = Dismissal::kOverlap;
-    dismissed_[f.signature] = f.dismissal;
+    overlapping_.insert(f.signature);
     ++counts_.overlap;
     const std::string where = Store(f, nullptr, /*check_repro=*/false);
     if (counts_.overlap == 1) {

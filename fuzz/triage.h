@@ -71,7 +71,7 @@ struct BugRecord {
 struct TriageCounts {
   int64_t baseline_failures = 0;  // Hits.
   int64_t flaky = 0;              // Findings that did not show again.
-  int64_t overlap = 0;  // Hits of findings that need shared memory.
+  int64_t overlap = 0;            // Hits of findings that need shared memory.
   int64_t errors = 0;             // Internal errors and store errors.
   int64_t unreduced = 0;          // Stored past the budget.
 };
@@ -133,7 +133,7 @@ class Triage {
   std::map<std::string, BugRecord> bugs_;
   std::map<std::string, std::string> findings_;
   // Signatures of overlap findings: their later hits are dismissed alike.
-  std::map<std::string, Dismissal> dismissed_;
+  std::set<std::string> overlapping_;
   std::map<std::string, std::string> errors_;  // Kind of error -> dir.
   std::set<std::string> checked_dirs_;         // Whose repro.py is checked.
   TriageCounts counts_;

@@ -269,5 +269,4 @@ std::vector<Argument> DrawSeedArgs(const std::vector<Case>& seeds, DType dtype,
   return drawn.args;
 }
 
-
 }  // namespace dpfuzz

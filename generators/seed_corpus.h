@@ -105,7 +105,6 @@ std::string SeedFileName(absl::string_view overload);
 std::vector<Argument> DrawSeedArgs(const std::vector<Case>& seeds, DType dtype,
                                    Rng& rng);
 
-
 }  // namespace dpfuzz
 
 #endif  // DPFUZZ_GENERATORS_SEED_CORPUS_H_

@@ -340,10 +340,10 @@ std::optional<Difference> CompareValues(
       (expected.is_nested() || actual.is_nested())) {
     Difference d;
     if (expected.is_nested() != actual.is_nested()) {
-      d.detail = absl::StrCat(actual.is_nested() ? "a nested" : "a dense",
-                              " tensor where the baseline has ",
-                              expected.is_nested() ? "a nested" : "a dense",
-                              " one");
+      d.detail =
+          absl::StrCat(actual.is_nested() ? "a nested" : "a dense",
+                       " tensor where the baseline has ",
+                       expected.is_nested() ? "a nested" : "a dense", " one");
       return d;
     }
     const std::vector<at::Tensor> e = expected.unbind(), a = actual.unbind();

@@ -206,8 +206,8 @@ TEST_F(ReportTest, MarkdownListsBugsThenWhatIsNotABug) {
   EXPECT_THAT(md, HasSubstr("\\<script\\>alert(1)\\</script\\> \\| killed"));
   for (const char* section :
        {"## Bugs", "## Low-confidence bugs", "## Baseline failures",
-        "## Flaky findings", "## Overlap findings", "## Internal errors", "## Quarantined ops",
-        "## Findings per op and verdict"}) {
+        "## Flaky findings", "## Overlap findings", "## Internal errors",
+        "## Quarantined ops", "## Findings per op and verdict"}) {
     EXPECT_THAT(md, HasSubstr(section));
   }
   // The low confidence bug is listed apart, after the high confidence ones.

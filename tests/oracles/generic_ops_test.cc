@@ -118,8 +118,7 @@ TEST(GenericOpsTest, ResultsWithoutStridedMemoryAreCompared) {
     const std::map<Verdict, int> v = Verdicts(*spec, 60);
     EXPECT_EQ(v.count(Verdict::kMismatch), 0u) << name;
     EXPECT_EQ(v.count(Verdict::kGradMismatch), 0u) << name;
-    EXPECT_GT(v.count(Verdict::kAgree) ? v.at(Verdict::kAgree) : 0, 10)
-        << name;
+    EXPECT_GT(v.count(Verdict::kAgree) ? v.at(Verdict::kAgree) : 0, 10) << name;
   }
   // Drawn blind, 2.x's unchecked compressed constructor builds tensors that
   // cannot be densified: the call's failure (both sides reject), never an
@@ -143,8 +142,7 @@ TEST(GenericOpsTest, FactoriesAreFuzzedThroughTheirOutForm) {
     EXPECT_THAT(VariantsOf(*spec), ::testing::ElementsAre(Variant::kOut));
     const std::map<Verdict, int> v = Verdicts(*spec, 60, Variant::kOut);
     EXPECT_EQ(v.count(Verdict::kMismatch), 0u) << name;
-    EXPECT_GT(v.count(Verdict::kAgree) ? v.at(Verdict::kAgree) : 0, 10)
-        << name;
+    EXPECT_GT(v.count(Verdict::kAgree) ? v.at(Verdict::kAgree) : 0, 10) << name;
   }
 }
 

@@ -28,8 +28,8 @@ const std::vector<PlantedOp>& PlantedDeathOps();
 const std::vector<PlantedOp>& PlantedCudaOps();
 
 // Ops whose results make dpfuzz's own code fail outside the op call (a
-// result on the meta device, a result over unowned memory): internal errors, never
-// findings (expected kAgree); only for isolated runs.
+// result on the meta device, a result over unowned memory): internal errors,
+// never findings (expected kAgree); only for isolated runs.
 const std::vector<PlantedOp>& PlantedInternalErrorOps();
 
 // Nested-tensor ops (nested_ops.cc): buffer_relu (kMismatch, the
