@@ -1,5 +1,6 @@
 #include "crashes/repro_python.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -209,11 +210,15 @@ std::string VariantTensors(const ReproPlan& plan) {
     }
     const std::string head = absl::StrCat("    ", storage.name, " = storage(",
                                           TorchDType(storage.dtype), ", ");
+    // A nested buffer must be the whole memory: LibTorch 1.13 checks.
+    const bool nested = std::any_of(
+        views.begin(), views.end(),
+        [](const ReproTensor* t) { return !t->components.empty(); });
     const std::string tail = absl::StrCat(
         storage.device == Device::kCpu
             ? ""
             : absl::StrCat(", device=", Quoted(DeviceName(storage.device))),
-        ")");
+        nested ? ", guard=0" : "", ")");
     absl::StrAppend(&out, head, ElementList(storage.elements, head, tail), tail,
                     "\n");
     std::vector<std::string> roles;
@@ -574,7 +579,8 @@ std::string CallMain(const ReproPlan& plan) {
   } else {
     absl::StrAppend(&out,
                     "    print(\"expected: the call returns or raises an "
-                    "error\")\n",
+                    "error, and writes\"\n",
+                    "          \" nothing past the end of a storage\")\n",
                     "    print(\"calling the strided variant; if the process "
                     "dies now (a signal), \"\n",
                     "          \"the bug shows\", flush=True)\n");
@@ -585,6 +591,9 @@ std::string CallMain(const ReproPlan& plan) {
       "        _, error = attempt(backward, returned, "
       "grad_inputs(variant)[1],\n",
       "                           grad_outputs)\n",
+      "    past_end = overflow(storages)\n", "    if past_end:\n",
+      "        print(\"actual:   the call wrote %s\" % past_end)\n",
+      "        return 1\n",
       "    # Free the tensors now: a corrupted heap often aborts in free().\n",
       "    returned = variant = grad_outputs = storages = None\n",
       "    gc.collect()\n");

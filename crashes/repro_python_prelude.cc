@@ -54,25 +54,65 @@ def _signed(pattern, dtype):
     return pattern
 
 
-def storage(dtype, elements, device="cpu"):
+# Every storage's memory goes on for GUARD elements of POISON past its end:
+# a kernel that writes past a storage changes its guard (overflow()), on
+# every run, where without one it corrupts the heap and the process dies,
+# hangs or goes on, as what lies next to the block decides.
+GUARD = 4096
+
+
+def storage(dtype, elements, device="cpu", guard=GUARD):
     """A dense 1-d tensor holding exactly `elements`: numbers, (re, im) pairs
-    for complex dtypes, POISON for dpfuzz's poison, bool as 0/1 bytes."""
+    for complex dtypes, POISON for dpfuzz's poison, bool as 0/1 bytes.
+    Its memory goes on past its end with `guard` POISON elements (none for
+    a nested tensor's buffer, which must be its whole memory)."""
     if dtype.is_complex:
         part = torch.float32 if dtype == torch.complex64 else torch.float64
         flat = []
         for e in elements:
             flat += [e, e] if e is POISON else [e[0], e[1]]
-        real = storage(part, flat)
+        real = storage(part, flat, guard=2 * guard)
         return torch.view_as_complex(real.reshape(-1, 2)).to(device)
     bits, pattern = _POISON_BITS[dtype]
     build = torch.uint8 if dtype == torch.bool else dtype
-    t = torch.tensor([0 if e is POISON else e for e in elements], dtype=build)
-    poisoned = [i for i, e in enumerate(elements) if e is POISON]
-    if poisoned:
-        t.view(bits)[poisoned] = _signed(pattern, bits)
+    guarded = list(elements) + [POISON] * guard
+    t = torch.tensor([0 if e is POISON else e for e in guarded], dtype=build)
+    poisoned = [i for i, e in enumerate(guarded) if e is POISON]
+    t.view(bits)[poisoned] = _signed(pattern, bits)
     if dtype == torch.bool:
         t = t.view(torch.bool)
-    return t.to(device)
+    return t.to(device)[:len(elements)]
+
+
+def _memory_elements(t):
+    """How many elements of t's dtype its memory holds, guard included."""
+    if hasattr(t, "untyped_storage"):
+        return t.untyped_storage().nbytes() // t.element_size()
+    return t.storage().size()
+
+
+def overflow(storages):
+    """Where the call wrote past the end of a storage (into its guard), as
+    text; None when every guard holds its POISON. `storages` holds
+    (name, tensor, views) as variant_tensors() returns them."""
+    for name, s, _ in storages:
+        end = s.storage_offset() + s.numel()
+        guard = torch.as_strided(s, (_memory_elements(s) - end,), (1,), end)
+        poison = _bytes(storage(s.dtype, [POISON]))
+        now, size = _bytes(guard), len(poison)
+        changed = [s.numel() + i // size for i in range(0, len(now), size)
+                   if now[i:i + size] != poison]
+        if changed:
+            return ("%s past the end of %s (%d elements), the first at "
+                    "%s[%d], the last at [%d]: a heap overflow without the "
+                    "guard" % ("one element" if len(changed) == 1 else
+                               "%d elements" % len(changed), name,
+                               s.numel(), name, changed[0], changed[-1]))
+    return None
+
+
+def _bytes(t):
+    return t.detach().cpu().reshape(-1).view(torch.uint8).tolist()
 
 
 def view(base, sizes, strides, offset, requires_grad=False):
@@ -92,7 +132,8 @@ def nested_view(base, sizes, strides, offsets):
     """A nested tensor whose components have `sizes` and `strides` at
     `offsets` in the storage `base`: how LibTorch's nested views are built.
     LibTorch 1.13 takes the offsets as a list and a storage of exactly the
-    components' elements; 2.x takes them as a tensor."""
+    components' elements (no guard after it); 2.x takes them as a
+    tensor."""
     args = (base, torch.tensor(sizes, dtype=torch.int64),
             torch.tensor(strides, dtype=torch.int64))
     if int(torch.__version__.split(".")[0]) < 2:
@@ -389,10 +430,6 @@ constexpr char kStorage[] = R"py(def addressed(layout):
             for index in itertools.product(*[range(n) for n in sizes])}
 
 
-def _bytes(t):
-    return t.detach().cpu().reshape(-1).view(torch.uint8).tolist()
-
-
 def snapshot(storages):
     """The bytes of every storage. (A clone() would not do: copying a bool
     tensor turns the poison byte 0xA5 into 1.)"""
@@ -412,6 +449,11 @@ def storage_change(storages, before):
             if arg in WRITTEN:
                 holds_written = True
                 may_change |= addressed(layout)
+        kind = "outside_write" if holds_written else "input_modified"
+        past_end = overflow([(name, now, views)])
+        if past_end:
+            return {"where": "the guard after %s keeps POISON" % name,
+                    "after": "the call wrote %s (%s)" % (past_end, kind)}
         for i in range(len(new_bytes) // size):
             chunk = slice(i * size, (i + 1) * size)
             if i in may_change or new_bytes[chunk] == old_bytes[chunk]:
@@ -423,8 +465,7 @@ def storage_change(storages, before):
                     else "a gap or margin",
                     _element_text(now.dtype, old_bytes[chunk])),
                 "after": "it holds %s (%s)" % (
-                    _element_text(now.dtype, new_bytes[chunk]),
-                    "outside_write" if holds_written else "input_modified")}
+                    _element_text(now.dtype, new_bytes[chunk]), kind)}
     return None
 
 

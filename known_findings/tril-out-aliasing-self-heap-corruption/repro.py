@@ -23,10 +23,12 @@
 #
 # About this bug (see known_findings/README.md):
 # tril(self, -1, out=out) where `out` partly overlaps `self` in one storage
-# (both strided) corrupts the heap (LibTorch 1.13, CPU): the process aborts
-# with "free(): invalid pointer" or "double free or corruption", or
-# segfaults. PyTorch should reject the overlap or compute as if there were
-# none. triu behaves the same.
+# (both strided) writes 42 elements past the end of their 80-element
+# storage, up to element 193 (LibTorch 1.13.1 and 2.15.0, CPU). Without this
+# repro's guard that is a heap overflow: the process aborts with "free():
+# invalid pointer", segfaults, hangs or goes on, depending on what lies
+# next to the block. PyTorch should reject the overlap or compute as if
+# there were none. triu behaves the same.
 
 import cmath
 import faulthandler
@@ -76,9 +78,17 @@ def _signed(pattern, dtype):
     return pattern
 
 
+# Every storage's memory goes on for GUARD elements of POISON past its end:
+# a kernel that writes past a storage changes its guard (overflow()), on
+# every run, where without one it corrupts the heap and the process dies,
+# hangs or goes on, as what lies next to the block decides.
+GUARD = 4096
+
+
 def storage(dtype, elements, device="cpu"):
     """A dense 1-d tensor holding exactly `elements`: numbers, (re, im) pairs
-    for complex dtypes, POISON for dpfuzz's poison, bool as 0/1 bytes."""
+    for complex dtypes, POISON for dpfuzz's poison, bool as 0/1 bytes.
+    Its memory goes on past its end with the guard."""
     if dtype.is_complex:
         part = torch.float32 if dtype == torch.complex64 else torch.float64
         flat = []
@@ -88,13 +98,44 @@ def storage(dtype, elements, device="cpu"):
         return torch.view_as_complex(real.reshape(-1, 2)).to(device)
     bits, pattern = _POISON_BITS[dtype]
     build = torch.uint8 if dtype == torch.bool else dtype
-    t = torch.tensor([0 if e is POISON else e for e in elements], dtype=build)
-    poisoned = [i for i, e in enumerate(elements) if e is POISON]
-    if poisoned:
-        t.view(bits)[poisoned] = _signed(pattern, bits)
+    guarded = list(elements) + [POISON] * GUARD
+    t = torch.tensor([0 if e is POISON else e for e in guarded], dtype=build)
+    poisoned = [i for i, e in enumerate(guarded) if e is POISON]
+    t.view(bits)[poisoned] = _signed(pattern, bits)
     if dtype == torch.bool:
         t = t.view(torch.bool)
-    return t.to(device)
+    return t.to(device)[:len(elements)]
+
+
+def _memory_elements(t):
+    """How many elements of t's dtype its memory holds, guard included."""
+    if hasattr(t, "untyped_storage"):
+        return t.untyped_storage().nbytes() // t.element_size()
+    return t.storage().size()
+
+
+def overflow(storages):
+    """Where the call wrote past the end of a storage (into its guard), as
+    text; None when every guard holds its POISON. `storages` holds
+    (name, tensor, views) as variant_tensors() returns them."""
+    for name, s, _ in storages:
+        end = s.storage_offset() + s.numel()
+        guard = torch.as_strided(s, (_memory_elements(s) - end,), (1,), end)
+        poison = _bytes(storage(s.dtype, [POISON]))
+        now, size = _bytes(guard), len(poison)
+        changed = [s.numel() + i // size for i in range(0, len(now), size)
+                   if now[i:i + size] != poison]
+        if changed:
+            return ("%s past the end of %s (%d elements), the first at "
+                    "%s[%d], the last at [%d]: a heap overflow without the "
+                    "guard" % ("one element" if len(changed) == 1 else
+                               "%d elements" % len(changed), name,
+                               s.numel(), name, changed[0], changed[-1]))
+    return None
+
+
+def _bytes(t):
+    return t.detach().cpu().reshape(-1).view(torch.uint8).tolist()
 
 
 def view(base, sizes, strides, offset, requires_grad=False):
@@ -104,10 +145,34 @@ def view(base, sizes, strides, offset, requires_grad=False):
     return t.detach().requires_grad_() if requires_grad else t
 
 
-def dense(dtype, sizes, elements, requires_grad=False):
-    """A baseline tensor: row-major `elements`, on the CPU."""
-    t = storage(dtype, elements).reshape(sizes)
+def dense(dtype, sizes, elements, requires_grad=False, device="cpu"):
+    """A baseline tensor: row-major `elements`, on `device`."""
+    t = storage(dtype, elements, device).reshape(sizes)
     return t.requires_grad_() if requires_grad else t
+
+
+def nested_view(base, sizes, strides, offsets):
+    """A nested tensor whose components have `sizes` and `strides` at
+    `offsets` in the storage `base`: how LibTorch's nested views are built.
+    LibTorch 1.13 takes the offsets as a list and a storage of exactly the
+    components' elements; 2.x takes them as a tensor."""
+    args = (base, torch.tensor(sizes, dtype=torch.int64),
+            torch.tensor(strides, dtype=torch.int64))
+    if int(torch.__version__.split(".")[0]) < 2:
+        return torch.ops.aten._nested_view_from_buffer(*args, offsets)
+    return torch.ops.aten._nested_view_from_buffer(
+        *args, torch.tensor(offsets, dtype=torch.int64))
+
+
+def nested_dense(dtype, sizes, elements, device="cpu"):
+    """A contiguous nested baseline: components of `sizes` holding
+    `elements`, one component after another."""
+    parts, at = [], 0
+    for s in sizes:
+        n = math.prod(s)
+        parts.append(dense(dtype, tuple(s), elements[at:at + n], device=device))
+        at += n
+    return torch.nested.nested_tensor(parts)
 
 
 def as_list(value):
@@ -122,10 +187,21 @@ def attempt(function, *args):
         return None, str(e).strip() or type(e).__name__
 
 
+def strided(t):
+    """`t` as a strided tensor of its values: a sparse, compressed or mkldnn
+    result densified, autograd's ZeroTensor (no memory) made real."""
+    if t.layout != torch.strided:
+        return t.to_dense()
+    if t._is_zerotensor():
+        return torch.zeros(t.shape, dtype=t.dtype, device=t.device)
+    return t
+
+
 def flatten(value):
-    """Returned tensors, lists and tuples flattened, numbers as 0-dim."""
+    """Returned tensors, lists and tuples flattened, numbers as 0-dim,
+    nested tensors as their components, others as strided values."""
     if isinstance(value, torch.Tensor):
-        return [value]
+        return list(value.unbind()) if value.is_nested else [strided(value)]
     if isinstance(value, (list, tuple)):
         return [t for v in value for t in flatten(v)]
     if isinstance(value, bool):
@@ -198,7 +274,7 @@ def backward(returned, inputs, grad_outputs):
                            "%d grad_outputs" % (len(outs), len(grad_outputs)))
     grads = torch.autograd.grad(outs, inputs, grad_outputs,
                                 allow_unused=True)
-    return [g if g is not None else torch.zeros_like(i)
+    return [strided(g) if g is not None else torch.zeros_like(i)
             for g, i in zip(grads, inputs)]
 
 
@@ -273,20 +349,31 @@ def baseline_tensors():
 
 
 # aten::tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)
+def op():
+    """The operator under test; main() fails (exit 2) without it."""
+    return torch.ops.aten.tril.out
+
+
 def call(a):
-    return torch.ops.aten.tril.out(
+    return op()(
         a["self"], -1, out=a["out"])
 
 
 def main():
+    op()
     variant, grad_outputs, storages = variant_tensors()
-    print("expected: the call returns or raises an error")
+    print("expected: the call returns or raises an error, and writes"
+          " nothing past the end of a storage")
     print("calling the strided variant; if the process dies now (a signal), "
           "the bug shows", flush=True)
     returned, error = attempt(call, variant)
     if error is None and BACKWARD:
         _, error = attempt(backward, returned, grad_inputs(variant)[1],
                            grad_outputs)
+    past_end = overflow(storages)
+    if past_end:
+        print("actual:   the call wrote %s" % past_end)
+        return 1
     # Free the tensors now: a corrupted heap often aborts in free().
     returned = variant = grad_outputs = storages = None
     gc.collect()
