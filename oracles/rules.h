@@ -22,6 +22,10 @@
 //    compared as results; ops unsafe by contract (the *_unsafe
 //    constructors, functorch internals, test-only ops) are left out of
 //    `--op=all` and run only when named;
+//  - gradients of an input whose elements share memory (expanded) are
+//    compared summed per memory location: how a layout-aware backward
+//    splits one location's gradient among its elements is not defined
+//    (Note [Gradients of overlapping leaves], oracles/grad_per_location.h);
 //  - rounding (oracles/compare.h): accumulating ops may differ by the
 //    roundings of an accumulation, and overflow where partial sums reach
 //    the dtype's range (Note [Accumulation error]).

@@ -16,6 +16,7 @@
 #include "oracles/case_tensors.h"
 #include "oracles/compare.h"
 #include "oracles/device_sync.h"
+#include "oracles/grad_per_location.h"
 #include "oracles/invoke.h"
 #include "oracles/judgement.h"
 #include "oracles/nested_case.h"
@@ -209,7 +210,22 @@ std::optional<CaseOutcome> CheckBackward(
     return errors;
   }
   const std::vector<std::string> names = GradInputNames(variant.args);
+  const std::vector<at::Tensor> leaves = GradInputs(variant.args);
   for (size_t i = 0; i < gb.outputs.size() && i < gv.outputs.size(); ++i) {
+    // Note [Gradients of overlapping leaves].
+    const std::optional<at::Tensor> pb =
+        GradPerLocation(leaves[i], gb.outputs[i]);
+    if (pb.has_value()) {
+      const std::optional<Difference> d =
+          CompareValues(*pb, *GradPerLocation(leaves[i], gv.outputs[i]),
+                        Comparison::kTolerance);
+      if (d.has_value()) {
+        return FromDifference(
+            Verdict::kGradMismatch,
+            absl::StrCat(names[i], " summed per memory location"), *d);
+      }
+      continue;
+    }
     std::optional<Difference> d =
         CompareValues(gb.outputs[i], gv.outputs[i], Comparison::kTolerance);
     if (d.has_value()) {

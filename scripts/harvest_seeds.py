@@ -270,7 +270,23 @@ def schemas_of(name):
 
 
 BINDING_MODULES = ("torch", "torch._C._nn", "torch._C._linalg",
-                   "torch._C._special", "torch._C._fft")
+                   "torch._C._special", "torch._C._fft", "torch._VF")
+
+
+def bindings_of(module_name):
+    """(module, name, function) of the builtins a binding module holds.
+    torch._VF (what torch.functional, the RNN modules and nn.utils.rnn
+    call: stft, istft, lstm_cell, _pack_padded_sequence, ...) forwards to
+    torch._C._VariableFunctions through __getattr__; a function set on
+    the module itself comes first."""
+    module = importlib.import_module(module_name)
+    source = torch._C._VariableFunctions if module_name == "torch._VF" \
+        else module
+    for name in dir(source):
+        fn = getattr(source, name, None)
+        if isinstance(fn, types_module.BuiltinFunctionType) and \
+                not name.startswith("__") and schemas_of(name):
+            yield module, name, fn
 
 
 @contextlib.contextmanager
@@ -297,12 +313,9 @@ def recording_bindings(seeds):
         return recording
 
     for module_name in BINDING_MODULES:
-        module = importlib.import_module(module_name)
-        for name, fn in list(vars(module).items()):
-            if isinstance(fn, types_module.BuiltinFunctionType) and \
-                    not name.startswith("__") and schemas_of(name):
-                patched.append((module, name, fn))
-                setattr(module, name, wrap(name, fn))
+        for module, name, fn in list(bindings_of(module_name)):
+            patched.append((module, name, fn))
+            setattr(module, name, wrap(name, fn))
     try:
         yield
     finally:

@@ -243,9 +243,11 @@ TEST(PythonReproTest, BoolListsArePythonBools) {
   ASSERT_TRUE(py.ok()) << py.status();
   EXPECT_NE(py->find("[False, True, True]"), std::string::npos) << *py;
   if (!PythonHasTorch()) GTEST_SKIP() << kReproPython << " cannot import torch";
-  const std::vector<ProcessResult> r = RunProcesses(
-      {{kReproPython, WriteFile(FreshDir("bool_list") / "repro.py", *py)}});
+  const std::filesystem::path dir = FreshDir("bool_list");
+  const std::vector<ProcessResult> r =
+      RunProcesses({{kReproPython, WriteFile(dir / "repro.py", *py)}});
   EXPECT_TRUE(r[0].exited && r[0].exit_status == 0) << r[0].output;
+  if (!HasFailure()) std::filesystem::remove_all(dir);
 }
 
 TEST(CppReproTest, ProgramBuildsExactViewsAndCallsTheDispatcher) {

@@ -191,5 +191,27 @@ TEST(GenericOpsTest, ResizedOutMayWriteWhereItNowLies) {
   EXPECT_EQ(o->verdict, Verdict::kAgree) << o->evidence.detail;
 }
 
+// Note [Gradients of overlapping leaves]: stft views its input through its
+// strides, and as_strided's backward splits each memory location's
+// gradient evenly among an expanded leaf's elements. Per element, those
+// gradients differ from a contiguous copy's; per location they agree.
+TEST(GenericOpsTest, ExpandedLeavesHaveGradientsPerMemoryLocation) {
+  const OpSpec* spec = FindOp("aten::stft");
+  ASSERT_NE(spec, nullptr);
+  Rng rng(3);
+  TensorSpec self = Values({16}, DType::kFloat32, rng);
+  self.layout.strides = {0};
+  self.requires_grad = true;
+  Case c;
+  c.op = spec->op;
+  c.variant = Variant::kFunctional;
+  c.args = {Arg("self", self), Arg("n_fft", int64_t{7}),
+            Arg("return_complex", true)};
+  c.grad_outputs = {Values({4, 10}, DType::kComplex64, rng)};
+  absl::StatusOr<CaseOutcome> o = RunCase(*spec, c);
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->verdict, Verdict::kAgree) << o->evidence.detail;
+}
+
 }  // namespace
 }  // namespace dpfuzz

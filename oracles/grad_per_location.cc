@@ -1,0 +1,32 @@
+#include "oracles/grad_per_location.h"
+
+namespace dpfuzz {
+
+std::optional<at::Tensor> GradPerLocation(const at::Tensor& leaf,
+                                          const at::Tensor& grad) {
+  if (!leaf.defined() || !grad.defined() || leaf.is_nested() ||
+      leaf.layout() != at::kStrided || leaf.numel() < 2 ||
+      grad.sizes() != leaf.sizes()) {
+    return std::nullopt;
+  }
+  // The location of every element, relative to the lowest one addressed.
+  int64_t span = 1;
+  for (int64_t d = 0; d < leaf.dim(); ++d) {
+    if (leaf.stride(d) < 0) return std::nullopt;
+    span += (leaf.size(d) - 1) * leaf.stride(d);
+  }
+  const at::Tensor location = at::arange(span, at::kLong)
+                                  .as_strided(leaf.sizes(), leaf.strides(), 0)
+                                  .reshape(-1);
+  const at::Tensor uses = at::zeros({span}, at::kLong)
+                              .index_add_(0, location, at::ones_like(location));
+  if (uses.max().item<int64_t>() < 2) return std::nullopt;
+  // Summed in double precision, then rounded once to the gradient's dtype.
+  const at::Tensor wide = grad.detach().cpu().to(
+      grad.is_complex() ? at::kComplexDouble : at::kDouble);
+  const at::Tensor sums = at::zeros({span}, wide.options())
+                              .index_add_(0, location, wide.reshape(-1));
+  return sums.masked_select(uses > 0).to(grad.scalar_type());
+}
+
+}  // namespace dpfuzz
