@@ -216,6 +216,11 @@ absl::StatusOr<CallResult> Invoke(const c10::OperatorHandle& op, const Case& c,
             densified = c10::str(t.layout());
             t = t.to_dense();
           }
+          // A result with the negative or conjugate bit is read resolved;
+          // one that cannot be (_neg_view of a bool) is the op's failure.
+          if (t.defined() && (t.is_neg() || t.is_conj())) {
+            (void)t.resolve_conj().resolve_neg();
+          }
         }
       });
   result.densified = densified;

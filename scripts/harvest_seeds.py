@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Harvests dpfuzz seeds: valid arguments recorded from PyTorch's own samples.
 
-Runs the sample inputs of PyTorch's OpInfo database and of its ModuleInfo
-database (torch.testing._internal, shipped with the torch package), forward
-and backward, under a dispatch-recording mode, and writes every aten call it
-sees as a dpfuzz case (the case file format of generators/case_json.h, one
-JSON object per line, one file per overload). The backward and private ops
-that autograd calls get arguments a real forward produced: pooling indices,
-saved outputs, masks.
+Runs the sample inputs of PyTorch's OpInfo database, of its ModuleInfo
+database and of its legacy nn tests (torch.testing._internal, shipped with
+the torch package), forward and backward, under a dispatch-recording mode,
+and writes every aten call it sees as a dpfuzz case (the case file format
+of generators/case_json.h, one JSON object per line, one file per
+overload). The backward and private ops that autograd calls get arguments
+a real forward produced: pooling indices, saved outputs, masks.
 
     harvest_seeds.py OUT_DIR          # with the torch of the track
 
@@ -413,6 +413,46 @@ def harvest_modules(seeds):
             run_sample(seeds, forward)
 
 
+def nn_tests():
+    """The dicts of torch's legacy nn tests (common_nn: module, criterion
+    and functional tests): dilated and transposed 3-d convolutions,
+    interpolation, fold/unfold, the losses' targets, which neither
+    database above covers on every release."""
+    import torch.testing._internal.common_nn as common_nn
+    new = common_nn.get_new_module_tests() \
+        if hasattr(common_nn, "get_new_module_tests") \
+        else common_nn.new_module_tests
+    return list(common_nn.module_tests) + list(new) + \
+        list(getattr(common_nn, "criterion_tests", []))
+
+
+def nn_test_value(test, fn_key, value_key, size_key):
+    if fn_key in test:
+        return test[fn_key]()
+    if value_key in test:
+        return test[value_key]
+    return torch.randn(test[size_key])
+
+
+def harvest_nn_tests(seeds):
+    for test in nn_tests():
+        def forward(test=test):
+            args = test["constructor_args_fn"]() \
+                if "constructor_args_fn" in test \
+                else test.get("constructor_args", ())
+            m = test["constructor"](*args) if "constructor" in test \
+                else getattr(torch.nn, test["module_name"])(*args)
+            x = nn_test_value(test, "input_fn", "input", "input_size")
+            if isinstance(x, torch.Tensor) and x.dtype.is_floating_point:
+                x = x.detach().requires_grad_()
+            if any(k in test for k in ("target_fn", "target", "target_size")):
+                target = nn_test_value(test, "target_fn", "target",
+                                       "target_size")
+                return m(x, target, *test.get("extra_args", ()))
+            return m(*x) if isinstance(x, tuple) else m(x)
+        run_sample(seeds, forward)
+
+
 def file_name(overload):
     return overload.replace("::", "__") + ".jsonl"
 
@@ -427,6 +467,7 @@ def main():
     with recording_bindings(seeds):
         harvest_ops(seeds)
         harvest_modules(seeds)
+        harvest_nn_tests(seeds)
     index = {}
     for name, kept in sorted(seeds.items()):
         cases = list(kept.values())

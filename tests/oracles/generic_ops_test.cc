@@ -132,6 +132,28 @@ TEST(GenericOpsTest, ResultsWithoutStridedMemoryAreCompared) {
   }
 }
 
+// A result dpfuzz reads resolved that cannot be resolved (_neg_view of a
+// bool tensor: there is no negation of bool) is the call's failure on
+// both sides, not an error of dpfuzz's own.
+TEST(GenericOpsTest, UnresolvableNegativeViewsAreTheCallsFailure) {
+  const OpSpec* spec = FindOp("aten::_neg_view");
+  ASSERT_NE(spec, nullptr);
+  Rng rng(2);
+  TensorSpec self = Values({3, 3}, DType::kBool, rng);
+  self.layout.strides = {0, 0};
+  Case c;
+  c.op = spec->op;
+  c.variant = Variant::kFunctional;
+  c.args = {Arg("self", self)};
+  absl::StatusOr<CaseOutcome> o = RunCase(*spec, c);
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->verdict, Verdict::kBothRejected) << o->evidence.detail;
+  c.args = {Arg("self", Values({3, 3}, DType::kFloat32, rng))};
+  o = RunCase(*spec, c);
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->verdict, Verdict::kAgree) << o->evidence.detail;
+}
+
 // A factory reads no tensor; its out= form writes a strided out tensor,
 // against the functional form's result.
 TEST(GenericOpsTest, FactoriesAreFuzzedThroughTheirOutForm) {
