@@ -22,8 +22,11 @@ std::optional<at::Tensor> GradPerLocation(const at::Tensor& leaf,
                               .index_add_(0, location, at::ones_like(location));
   if (uses.max().item<int64_t>() < 2) return std::nullopt;
   // Summed in double precision, then rounded once to the gradient's dtype.
-  const at::Tensor wide = grad.detach().cpu().to(
-      grad.is_complex() ? at::kComplexDouble : at::kDouble);
+  // A sparse gradient (embedding's sparse=True) is summed as its values.
+  at::Tensor dense = grad.detach().cpu();
+  if (dense.layout() != at::kStrided) dense = dense.to_dense();
+  const at::Tensor wide =
+      dense.to(grad.is_complex() ? at::kComplexDouble : at::kDouble);
   const at::Tensor sums = at::zeros({span}, wide.options())
                               .index_add_(0, location, wide.reshape(-1));
   return sums.masked_select(uses > 0).to(grad.scalar_type());

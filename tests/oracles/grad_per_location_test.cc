@@ -17,6 +17,15 @@ TEST(GradPerLocationTest, SumsElementsThatShareALocation) {
   EXPECT_TRUE(at::equal(*sums, at::tensor({11.f, 22.f, 33.f})));
 }
 
+TEST(GradPerLocationTest, SparseGradientsAreSummedAsTheirValues) {
+  const at::Tensor leaf = at::zeros({3}).expand({2, 3});
+  const at::Tensor grad =
+      at::tensor({1.f, 2.f, 3.f, 10.f, 20.f, 30.f}).reshape({2, 3}).to_sparse();
+  const std::optional<at::Tensor> sums = GradPerLocation(leaf, grad);
+  ASSERT_TRUE(sums.has_value());
+  EXPECT_TRUE(at::equal(*sums, at::tensor({11.f, 22.f, 33.f})));
+}
+
 TEST(GradPerLocationTest, OverlappingStridesAndGapsKeepAddressOrder) {
   // Sizes [3], stride 2 over storage 0..4 with a 2-element window: as
   // strided [3, 2]@[2, 1] addresses 0,1 | 2,3 | 4,5; [3, 2]@[1, 2]
