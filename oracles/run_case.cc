@@ -212,30 +212,33 @@ std::optional<CaseOutcome> CheckBackward(
   const std::vector<std::string> names = GradInputNames(variant.args);
   const std::vector<at::Tensor> leaves = GradInputs(variant.args);
   for (size_t i = 0; i < gb.outputs.size() && i < gv.outputs.size(); ++i) {
-    // Note [Gradients of overlapping leaves].
-    const std::optional<at::Tensor> pb =
-        GradPerLocation(leaves[i], gb.outputs[i]);
-    if (pb.has_value()) {
-      const std::optional<Difference> d =
-          CompareValues(*pb, *GradPerLocation(leaves[i], gv.outputs[i]),
-                        Comparison::kTolerance);
-      if (d.has_value()) {
-        return FromDifference(
-            Verdict::kGradMismatch,
-            absl::StrCat(names[i], " summed per memory location"), *d);
-      }
-      continue;
-    }
+    // Note [Gradients of overlapping leaves]: such a leaf's gradients (and
+    // their float64 reference and magnitudes) are compared summed per
+    // memory location, each sum of up to numel() elements' terms.
+    const at::Tensor& leaf = leaves[i];
+    const bool shared = GradPerLocation(leaf, gb.outputs[i]).has_value();
+    const auto per_location = [&](const at::Tensor& t) -> at::Tensor {
+      if (!shared || !t.defined()) return t;
+      return GradPerLocation(leaf, t).value_or(at::Tensor());
+    };
+    const at::Tensor expected = per_location(gb.outputs[i]);
+    const at::Tensor actual = per_location(gv.outputs[i]);
     std::optional<Difference> d =
-        CompareValues(gb.outputs[i], gv.outputs[i], Comparison::kTolerance);
+        CompareValues(expected, actual, Comparison::kTolerance);
     if (d.has_value()) {
-      d = CompareValues(gb.outputs[i], gv.outputs[i], Comparison::kTolerance,
-                        Matching(reference.Grads(), i, gb.outputs[i]),
-                        Matching(reference.MagnitudeGrads(), i, gb.outputs[i]),
-                        reference.Terms());
+      d = CompareValues(
+          expected, actual, Comparison::kTolerance,
+          per_location(Matching(reference.Grads(), i, gb.outputs[i])),
+          per_location(Matching(reference.MagnitudeGrads(), i, gb.outputs[i])),
+          reference.Terms() * (shared ? leaf.numel() : 1));
     }
-    if (d.has_value())
-      return FromDifference(Verdict::kGradMismatch, names[i], *d);
+    if (d.has_value()) {
+      return FromDifference(
+          Verdict::kGradMismatch,
+          shared ? absl::StrCat(names[i], " summed per memory location")
+                 : names[i],
+          *d);
+    }
   }
   return std::nullopt;
 }
