@@ -27,11 +27,15 @@
 
 namespace dpfuzz {
 
+// True when two elements of the strided tensor `leaf` share a memory
+// location (exactly decided; too large to decide counts as false).
+bool SharesMemory(const at::Tensor& leaf);
+
 // `grad` (of `leaf`'s sizes) summed over the elements of `leaf` that share
 // a memory location: a 1-d tensor of grad's dtype, one value per location
 // `leaf` addresses, in address order. nullopt when no two elements of
-// `leaf` share memory (compare the gradients themselves), or when `leaf`
-// is not a strided tensor or `grad` is undefined.
+// `leaf` share memory (SharesMemory; compare the gradients themselves),
+// or when `grad` is undefined.
 std::optional<at::Tensor> GradPerLocation(const at::Tensor& leaf,
                                           const at::Tensor& grad);
 

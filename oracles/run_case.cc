@@ -216,7 +216,7 @@ std::optional<CaseOutcome> CheckBackward(
     // their float64 reference and magnitudes) are compared summed per
     // memory location, each sum of up to numel() elements' terms.
     const at::Tensor& leaf = leaves[i];
-    const bool shared = GradPerLocation(leaf, gb.outputs[i]).has_value();
+    const bool shared = SharesMemory(leaf);
     const auto per_location = [&](const at::Tensor& t) -> at::Tensor {
       if (!shared || !t.defined()) return t;
       return GradPerLocation(leaf, t).value_or(at::Tensor());
