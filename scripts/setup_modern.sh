@@ -23,7 +23,7 @@
 # before, was the newest release whose CUDA libraries are exactly the
 # toolkit's; 2.12-2.14 are CUDA 13.0 with a newer NCCL; 2.10 and older
 # are CUDA 12.
-# The wheels are a few GB to download (about 6 GB installed; pip keeps no
+# The wheels are a few GB to download (5.7 GB installed; pip keeps no
 # second copy in its cache). numpy only quiets torch's "Failed to
 # initialize NumPy" warning on every import, as Debian's python3-torch has
 # numpy.
@@ -43,6 +43,15 @@ EOF
 
 scripts/setup.sh >&2  # Debian's packages, python3-venv among them.
 if [ "$(installed)" != "${pins[*]}" ]; then
+  # pip holds the downloaded wheels and the installed ones at once:
+  # say so before it fails half way with "No space left on device".
+  mkdir -p "$(dirname "$venv")"
+  free_gb=$(($(df --output=avail -k "$(dirname "$venv")" | tail -1) / 1048576))
+  if [ "$free_gb" -lt 10 ]; then
+    echo "setup_modern: installing ${pins[*]} needs about 10 GB free" \
+      "in $(dirname "$venv"), where only $free_gb GB are" >&2
+    exit 1
+  fi
   echo "setup_modern: installing ${pins[*]} into $venv" >&2
   # Debian's python3, not whatever python3 comes first on PATH: the wheel
   # must match the interpreter that runs repros on this track.
