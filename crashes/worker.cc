@@ -219,6 +219,7 @@ class Worker {
                                               config_.seeds_dir, "\""));
     }
     OpSpec seeded = spec;
+    seeded.seeds_only.clear();
     seeded.make_args = [cases](Rng& rng, DType dtype) {
       return DrawSeedArgs(*cases, dtype, rng);
     };

@@ -169,6 +169,7 @@ bool Campaign::Setup() {
            << "; arguments are drawn from schemas only\n";
     }
   }
+  int unseeded = 0;  // Ops that only seeds could give arguments to.
   for (const OpSpec* spec : options_.ops) {
     OpState state{spec, SpecName(*spec), AllowedDTypes(*spec, options_.dtypes),
                   VariantsOf(*spec)};
@@ -179,12 +180,22 @@ bool Campaign::Setup() {
                                    : nullptr) {
       state.seed_dtypes = SeedDTypes(*e, state.dtypes);
     }
+    if (!spec->seeds_only.empty() && state.seed_dtypes.empty()) {
+      ++unseeded;  // Its seeds give none of the requested dtypes, or none.
+      continue;
+    }
     if (state.dtypes.empty()) {
       log_ << "WARNING: " << spec->op
            << " accepts none of the requested dtypes; skipped\n";
       continue;
     }
     ops_.push_back(state);
+  }
+  if (unseeded > 0) {
+    log_ << "INFO: " << unseeded
+         << " op(s) take an argument that only recorded seeds give (a str) "
+            "and have no seeds of the requested dtypes: not fuzzed (dpfuzz "
+            "list-ops lists them)\n";
   }
   return true;
 }
@@ -198,6 +209,7 @@ bool Campaign::WantMore() const {
 
 bool Campaign::DrawSeeded(const OpState& op) {
   if (op.seed_dtypes.empty()) return false;
+  if (!op.spec->seeds_only.empty()) return true;
   // Mostly the other source for an op whose draws from one are rarely
   // valid (seeds borrowed from an op of the same signature may not fit).
   const OpStats* stats = knowledge_.Find(op.name);

@@ -212,7 +212,10 @@ absl::StatusOr<std::string> ListOpsText() {
     std::vector<std::string> variants, dtypes;
     std::string detail = e.reason;
     if (e.spec != nullptr) {
-      detail = e.spec->family;
+      detail = e.spec->seeds_only.empty()
+                   ? e.spec->family
+                   : absl::StrCat(e.spec->family,
+                                  ", from seeds only: ", e.spec->seeds_only);
       for (Variant v : VariantsOf(*e.spec)) {
         variants.emplace_back(VariantName(v));
       }
@@ -367,6 +370,32 @@ absl::StatusOr<double> ParseSeconds(const std::string& flag,
                    ": expected seconds (60) or a duration (90s, 10m, 1h)"));
 }
 
+// A selection of ops whose arguments only recorded seeds give
+// (OpSpec::seeds_only), none of which has seeds in --seeds, is a usage
+// error that says so; with other ops, the campaign skips them.
+absl::Status CheckSomeOpIsDrawable(const CampaignOptions& options) {
+  for (const OpSpec* spec : options.ops) {
+    if (spec->seeds_only.empty()) return absl::OkStatus();
+  }
+  const std::string& dir = options.isolation.worker.seeds_dir;
+  absl::StatusOr<SeedCorpus> seeds = SeedCorpus::Open(dir);
+  for (const OpSpec* spec : options.ops) {
+    if (seeds.ok() && !seeds->CasesFor(SpecName(*spec)).empty()) {
+      return absl::OkStatus();
+    }
+  }
+  const OpSpec& first = *options.ops.front();
+  return UsageError(absl::StrCat(
+      "flag --op: ", SpecName(first),
+      options.ops.size() > 1
+          ? absl::StrCat(" and the ", options.ops.size() - 1, " other ops")
+          : "",
+      " take arguments only recorded seeds give (", first.seeds_only, "), and ",
+      dir.empty() ? "--seeds is empty"
+                  : absl::StrCat("the seeds in \"", dir, "\" record none"),
+      " (scripts/harvest_seeds.py records them)"));
+}
+
 absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags() {
   CampaignOptions options;
   const std::string ops = absl::GetFlag(FLAGS_op);
@@ -387,6 +416,7 @@ absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags() {
       if (chosen.insert(spec).second) options.ops.push_back(spec);
     }
   }
+  DPFUZZ_RETURN_IF_ERROR(CheckSomeOpIsDrawable(options));
   for (absl::string_view name : absl::StrSplit(absl::GetFlag(FLAGS_dtypes), ',',
                                                absl::SkipWhitespace())) {
     absl::StatusOr<DType> dtype = ParseDType(name);

@@ -95,6 +95,11 @@ struct OpSpec {
   // With `nested`: what the contiguous nested baseline's result must equal
   // (oracles/nested_case.h).
   NestedReference nested_reference = NestedReference::kNone;
+  // Not empty: why make_args cannot draw the arguments (an argument of a
+  // type the generators do not draw, such as linalg_norm.ord_str's str
+  // ord), so that cases come only from recorded seeds
+  // (generators/seed_corpus.h), which give one; make_args is then unset.
+  std::string seeds_only = {};
   // Logical arguments of one case for `dtype`, named as in the schema.
   std::function<std::vector<Argument>(Rng& rng, DType dtype)> make_args;
 };

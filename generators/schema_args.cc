@@ -315,16 +315,32 @@ bool IsDimensionName(const c10::Argument& arg) {
           arg.name() == "order");
 }
 
+// Why `arg` is not drawn.
+std::string UndrawableArgument(const c10::Argument& arg) {
+  if (IsDimensionName(arg)) {
+    return absl::StrCat("argument ", arg.name(), " ", kNamesDimensions);
+  }
+  return absl::StrCat("argument ", arg.name(), " of type ",
+                      arg.real_type()->str(), " is not generated");
+}
+
 }  // namespace
 
 std::string UndrawableReason(const c10::FunctionSchema& schema) {
   for (const c10::Argument& arg : schema.arguments()) {
     if (IsWritten(arg) || MayLeaveOut(arg) || Drawable(arg)) continue;
-    if (IsDimensionName(arg)) {
-      return absl::StrCat("argument ", arg.name(), " ", kNamesDimensions);
+    return UndrawableArgument(arg);
+  }
+  return "";
+}
+
+std::string UnrecordableReason(const c10::FunctionSchema& schema) {
+  for (const c10::Argument& arg : schema.arguments()) {
+    if (IsWritten(arg) || MayLeaveOut(arg) || Drawable(arg)) continue;
+    if (IsDimensionName(arg) ||
+        arg.real_type()->kind() != c10::TypeKind::StringType) {
+      return UndrawableArgument(arg);
     }
-    return absl::StrCat("argument ", arg.name(), " of type ",
-                        arg.real_type()->str(), " is not generated");
   }
   return "";
 }

@@ -81,6 +81,12 @@ inline constexpr char kNamesDimensions[] =
 // generated"), or "" when they can.
 std::string UndrawableReason(const c10::FunctionSchema& schema);
 
+// Why no case file can hold `schema`'s arguments, or "" when one can: the
+// reason above for an argument other than a str (a case holds a str that
+// was recorded, generators/seed_corpus.h; no named tensors, whose
+// dimension names schemas spell str too).
+std::string UnrecordableReason(const c10::FunctionSchema& schema);
+
 // The arguments of one case, named as in the schema; written (alias "!")
 // arguments are left to the engine, but for `draw_written` (an op that
 // exists only in place: its self is drawn as an input). An error when

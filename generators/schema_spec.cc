@@ -4,6 +4,7 @@
 #include <ATen/core/jit_type.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <set>
 
 #include "absl/strings/match.h"
@@ -128,18 +129,43 @@ bool HasCompositeKernel(const c10::OperatorHandle& h) {
   return false;
 }
 
-// Whether the op has a kernel for dense CPU or CUDA tensors, its own or a
-// composite one. Ops only for sparse, quantized, mkldnn or another
-// backend (mkldnn_*, mps_*) reject every case dpfuzz builds.
-bool HasDenseKernel(const c10::OperatorHandle& h) {
-  return HasCompositeKernel(h) ||
-         h.hasKernelForDispatchKey(c10::DispatchKey::CPU) ||
-         h.hasKernelForDispatchKey(c10::DispatchKey::CUDA);
-}
-
 c10::optional<c10::OperatorHandle> Find(const std::string& op,
                                         const std::string& overload) {
   return c10::Dispatcher::singleton().findSchema({op, overload});
+}
+
+// Note [Copies of views]: an op tagged view_copy (`X_copy`, the copy of
+// view op X that functionalization calls) runs X and clones its result:
+// its composite kernel runs wherever X's kernels do, so it has a kernel
+// for dense tensors only where X has one (`_values_copy`, `_indices_copy`
+// and `crow_indices_copy` are for sparse tensors, as `_values` is). X when
+// `h` is such a copy.
+c10::optional<c10::OperatorHandle> ViewOfCopy(const c10::OperatorHandle& h) {
+  const std::string& name = h.schema().name();
+  if (!h.hasTag(at::Tag::view_copy) || !absl::EndsWith(name, "_copy")) {
+    return c10::nullopt;
+  }
+  return Find(name.substr(0, name.size() - 5), h.schema().overload_name());
+}
+
+// Whether the op has a kernel for dense tensors of `keys` (CPU, CUDA), its
+// own or a composite one (See Note [Copies of views]). Ops only for
+// sparse, quantized, mkldnn or another backend (mkldnn_*, mps_*) reject
+// every case dpfuzz builds.
+bool HasKernelFor(const c10::OperatorHandle& h,
+                  std::initializer_list<c10::DispatchKey> keys) {
+  if (c10::optional<c10::OperatorHandle> view = ViewOfCopy(h)) {
+    return HasKernelFor(*view, keys);
+  }
+  if (HasCompositeKernel(h)) return true;
+  for (c10::DispatchKey key : keys) {
+    if (h.hasKernelForDispatchKey(key)) return true;
+  }
+  return false;
+}
+
+bool HasDenseKernel(const c10::OperatorHandle& h) {
+  return HasKernelFor(h, {c10::DispatchKey::CPU, c10::DispatchKey::CUDA});
 }
 
 // A factory's options (ones(size, *, dtype, layout, device, pin_memory)):
@@ -275,16 +301,16 @@ absl::StatusOr<std::string> GenericExclusion(const OverloadName& name) {
   if (!HasDenseKernel(*h)) {
     return std::string(kNoDenseKernel);
   }
-  return UndrawableReason(schema);  // A written self is a tensor: drawable.
+  // A written self is a tensor: drawable. An argument only seeds give
+  // makes a spec fuzzed from them alone (OpSpec::seeds_only).
+  return UnrecordableReason(schema);
 }
 
 bool HasKernelOn(const OverloadName& name, Device device) {
   c10::optional<c10::OperatorHandle> h = Find(name.op, name.overload);
   if (!h.has_value()) return false;
-  return HasCompositeKernel(*h) ||
-         h->hasKernelForDispatchKey(device == Device::kCuda
-                                        ? c10::DispatchKey::CUDA
-                                        : c10::DispatchKey::CPU);
+  return HasKernelFor(*h, {device == Device::kCuda ? c10::DispatchKey::CUDA
+                                                   : c10::DispatchKey::CPU});
 }
 
 absl::StatusOr<OpSpec> GenericOpSpec(const OverloadName& name) {
@@ -312,11 +338,14 @@ absl::StatusOr<OpSpec> GenericOpSpec(const OverloadName& name) {
                (IsRandomOp(name) ? kRuleNondeterministic : 0u) |
                (ReturnsValuesAndIndices(schema) ? kRuleTiedIndices : 0u);
   spec.dtypes = AllDTypes();
-  spec.make_args = [schema, inplace_only = spec.inplace_only](Rng& rng,
-                                                              DType dtype) {
-    // UndrawableReason was empty, so the draw cannot fail.
-    return *DrawSchemaArgs(schema, dtype, rng, inplace_only);
-  };
+  spec.seeds_only = UndrawableReason(schema);
+  if (spec.seeds_only.empty()) {
+    spec.make_args = [schema, inplace_only = spec.inplace_only](Rng& rng,
+                                                                DType dtype) {
+      // UndrawableReason was empty, so the draw cannot fail.
+      return *DrawSchemaArgs(schema, dtype, rng, inplace_only);
+    };
+  }
   return spec;
 }
 

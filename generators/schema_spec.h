@@ -26,8 +26,12 @@
 //   with an out= form, arange or eye, is fuzzed through that form alone,
 //   OpSpec::out_only);
 //   no kernel for dense CPU or CUDA tensors in this build (sparse-,
-//   quantized- or other backend-only ops);
-//   an argument of a type dpfuzz does not generate (Dimname, Generator...).
+//   quantized- or other backend-only ops, and the copies of their views:
+//   _values_copy, Note [Copies of views]);
+//   an argument of a type dpfuzz does not generate (Dimname, Device...)
+//   but a str: a case file holds a recorded str, so an op with one (and
+//   no other undrawable argument) is fuzzed from its seeds alone
+//   (OpSpec::seeds_only).
 //
 //   absl::StatusOr<OpSpec> spec = GenericOpSpec("aten::add", "Tensor");
 

@@ -41,7 +41,9 @@ struct BuildOptions {
   std::function<void(const Case&)> before_probe;
 };
 
-// nullopt when the drawn arguments are invalid for the op itself.
+// nullopt when the drawn arguments are invalid for the op itself;
+// FailedPrecondition for a spec whose arguments only seeds give
+// (OpSpec::seeds_only: the worker's seeded spec replaces its make_args).
 absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
                                               Variant variant, uint64_t seed,
                                               const BuildOptions& options = {});

@@ -150,6 +150,13 @@ std::string ReductionKey(const Finding& finding) {
   std::vector<std::string> parts = absl::StrSplit(finding.signature, '|');
   if (IsDeath(finding.outcome.verdict) && parts.size() > 3) parts.resize(3);
   if (parts.size() > 4) parts[3] = parts[4] = "*";
+  // A case whose contiguous baseline fails shows another thing than a
+  // layout bug of the same op and verdict (Note [Layout bugs and baseline
+  // failures]): a dtype that the op's internal assert refuses is not the
+  // layout it refuses.
+  if (finding.outcome.kind == FindingKind::kBaselineFailure) {
+    parts.emplace_back(FindingKindName(finding.outcome.kind));
+  }
   return absl::StrJoin(parts, "|");
 }
 

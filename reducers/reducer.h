@@ -57,7 +57,9 @@ struct ReduceResult {
 };
 
 // "op|variant|verdict|dtypes|devices|rest" -> "op|variant|verdict|*|*|rest";
-// for crash, timeout and oom, only "op|variant|verdict".
+// for crash, timeout and oom, only "op|variant|verdict"; a baseline
+// failure's key ends in "|baseline_failure", so that a layout bug never
+// reduces to one (nor is triaged as one).
 std::string ReductionKey(const Finding& finding);
 
 ReduceResult Reduce(const Finding& original, const CaseRunner& run,

@@ -270,7 +270,9 @@ def schemas_of(name):
 
 
 BINDING_MODULES = ("torch", "torch._C._nn", "torch._C._linalg",
-                   "torch._C._special", "torch._C._fft", "torch._VF")
+                   "torch._C._special", "torch._C._fft", "torch._VF",
+                   "torch.linalg", "torch.special", "torch.fft",
+                   "torch.nn.functional")
 
 
 def bindings_of(module_name):
@@ -278,14 +280,18 @@ def bindings_of(module_name):
     torch._VF (what torch.functional, the RNN modules and nn.utils.rnn
     call: stft, istft, lstm_cell, _pack_padded_sequence, ...) forwards to
     torch._C._VariableFunctions through __getattr__; a function set on
-    the module itself comes first."""
+    the module itself comes first. The public modules (torch.linalg,
+    torch.special, torch.fft, torch.nn.functional) hold the builtins of
+    torch._C._linalg and the like under their own names, taken when they
+    were imported (torch.linalg.norm is linalg_norm): a binding is known
+    by its __name__."""
     module = importlib.import_module(module_name)
     source = torch._C._VariableFunctions if module_name == "torch._VF" \
         else module
     for name in dir(source):
         fn = getattr(source, name, None)
         if isinstance(fn, types_module.BuiltinFunctionType) and \
-                not name.startswith("__") and schemas_of(name):
+                not name.startswith("__") and schemas_of(fn.__name__):
             yield module, name, fn
 
 
@@ -299,9 +305,9 @@ def recording_bindings(seeds):
     go through them too."""
     patched = []
 
-    def wrap(name, fn):
+    def wrap(fn):
         def recording(*args, **kwargs):
-            for schema in schemas_of(name):
+            for schema in schemas_of(fn.__name__):
                 given = bind(schema, args, kwargs)
                 if given is not None:
                     try:
@@ -315,7 +321,7 @@ def recording_bindings(seeds):
     for module_name in BINDING_MODULES:
         for module, name, fn in list(bindings_of(module_name)):
             patched.append((module, name, fn))
-            setattr(module, name, wrap(name, fn))
+            setattr(module, name, wrap(fn))
     try:
         yield
     finally:

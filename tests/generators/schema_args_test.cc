@@ -173,6 +173,11 @@ TEST(SchemaSpecTest, ExclusionsSayWhy) {
     }
   }
   EXPECT_EQ(*GenericExclusion({"aten::promote_types", ""}), kNoTensorArgument);
+  // A copy of a view has a dense kernel where the view has one.
+  EXPECT_EQ(*GenericExclusion({"aten::_values_copy", ""}), kNoDenseKernel);
+  EXPECT_FALSE(HasKernelOn({"aten::_values_copy", ""}, Device::kCpu));
+  EXPECT_EQ(*GenericExclusion({"aten::transpose_copy", "int"}), "");
+  EXPECT_TRUE(HasKernelOn({"aten::transpose_copy", "int"}, Device::kCpu));
   // Dimnames are spelled str; the reason says what they are (2.x has
   // dropped the Dimname overloads).
   if (absl::StatusOr<std::string> named =
@@ -180,8 +185,18 @@ TEST(SchemaSpecTest, ExclusionsSayWhy) {
       named.ok()) {
     EXPECT_THAT(*named, HasSubstr(kNamesDimensions));
   }
-  EXPECT_THAT(*GenericExclusion({"aten::linalg_norm", "ord_str"}),
+  // A str is not drawn, but a case file holds a recorded one: an op with
+  // one is fuzzed from its seeds alone. A Device cannot be recorded.
+  EXPECT_EQ(*GenericExclusion({"aten::linalg_norm", "ord_str"}), "");
+  absl::StatusOr<OpSpec> ord_str =
+      GenericOpSpec({"aten::linalg_norm", "ord_str"});
+  ASSERT_TRUE(ord_str.ok()) << ord_str.status();
+  EXPECT_THAT(ord_str->seeds_only,
               HasSubstr("argument ord of type str is not generated"));
+  EXPECT_FALSE(ord_str->make_args);
+  EXPECT_EQ(GenericOpSpec({"aten::linalg_norm", ""})->seeds_only, "");
+  EXPECT_THAT(*GenericExclusion({"aten::to", "device"}),
+              HasSubstr("argument device of type Device is not generated"));
   // A factory is fuzzed through its out= form, whose out tensor gives
   // the dtype, layout and device the functional form takes as options.
   absl::StatusOr<OpSpec> ones = GenericOpSpec({"aten::ones", ""});

@@ -68,6 +68,35 @@ TEST(GenericOpsTest, NamesAndPatternsResolve) {
             absl::StatusCode::kNotFound);
 }
 
+TEST(GenericOpsTest, SeedsOnlyOpsAreNeverDrawnFromTheirSchema) {
+  // _linalg_check_errors(Tensor info, str api_name, *, bool is_matrix):
+  // its str only recorded seeds give.
+  const OpSpec* spec = FindOp("aten::_linalg_check_errors");
+  ASSERT_NE(spec, nullptr);
+  EXPECT_THAT(spec->seeds_only, HasSubstr("argument api_name of type str"));
+  absl::StatusOr<std::optional<Case>> c =
+      BuildCase(*spec, DType::kInt32, Variant::kFunctional, 1);
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(c.status().message()), HasSubstr("recorded seeds"));
+  // With the arguments a seed gives, the op is fuzzed as any other.
+  OpSpec seeded = *spec;
+  seeded.seeds_only.clear();
+  seeded.make_args = [](Rng&, DType) {
+    ValueRecipe zeros;  // No error to report.
+    zeros.distribution = Distribution::kExplicit;
+    zeros.data = {0, 0, 0};
+    return std::vector<Argument>{
+        Arg("info", Contiguous({3}, DType::kInt32, zeros)),
+        Arg("api_name", std::string("linalg.inv")), Arg("is_matrix", false)};
+  };
+  c = BuildCase(seeded, DType::kInt32, Variant::kFunctional, 1);
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_TRUE(c->has_value());
+  absl::StatusOr<CaseOutcome> o = RunCase(seeded, **c);
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->verdict, Verdict::kAgree);
+}
+
 TEST(GenericOpsTest, CorrectOpsAgree) {
   const OpSpec* hardswish = FindOp("aten::hardswish");
   ASSERT_NE(hardswish, nullptr);

@@ -197,6 +197,33 @@ TEST(ReductionKeyTest, DTypesAndDevicesAndCrashKeysMayChange) {
   f.signature = "aten::tril|out|crash|i8,i8|cpu|aliased|SIGABRT:free()";
   f.outcome.verdict = Verdict::kCrash;
   EXPECT_EQ(ReductionKey(f), "aten::tril|out|crash");
+  f.outcome.kind = FindingKind::kBaselineFailure;
+  EXPECT_EQ(ReductionKey(f), "aten::tril|out|crash|baseline_failure");
+}
+
+// A layout bug whose smaller candidates make the contiguous baseline fail
+// with the same verdict (an internal assert on the dtype where the bug's
+// was on the layout) is not reduced into that baseline failure.
+TEST(ReducerTest, ALayoutBugNeverReducesToABaselineFailure) {
+  const Case start = LoadKnownCase("tril-out-gapped-writes-outside-view");
+  const CaseRunner run =
+      [start](const Case& c) -> absl::StatusOr<std::optional<Finding>> {
+    CaseOutcome o;
+    o.verdict = Verdict::kInternalAssert;
+    if (!(c == start)) o.kind = FindingKind::kBaselineFailure;
+    return std::optional<Finding>(MakeFinding(c, o));
+  };
+  ReduceOptions options;
+  int others = 0;
+  options.on_other_finding = [&others](const Finding& f) {
+    EXPECT_EQ(f.outcome.kind, FindingKind::kBaselineFailure);
+    ++others;
+  };
+  const ReduceResult r =
+      Reduce(Original(start, Verdict::kInternalAssert), run, options);
+  EXPECT_GT(others, 0);
+  EXPECT_EQ(r.reduced, start);
+  EXPECT_EQ(r.finding.outcome.kind, FindingKind::kLayoutBug);
 }
 
 // Needs a nested tensor with a component whose dims are not in order (a
