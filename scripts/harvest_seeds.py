@@ -378,9 +378,24 @@ def pick_dtypes(supported):
             return
 
 
+def opinfo_db():
+    """OpInfo's op_db, and its foreach databases (foreach_unary_op_db,
+    foreach_binary_op_db, ...: the _foreach_* ops, which op_db lacks).
+    1.13's foreach samples take a list length where 2.x's take
+    requires_grad, and are bare tensor lists: they record nothing."""
+    import torch.testing._internal.common_methods_invocations as cmi
+    ops, names = list(cmi.op_db), {op.name for op in cmi.op_db}
+    for db_name in sorted(dir(cmi)):
+        if db_name.startswith("foreach_") and db_name.endswith("_db"):
+            for op in getattr(cmi, db_name):
+                if op.name not in names:
+                    names.add(op.name)
+                    ops.append(op)
+    return ops
+
+
 def harvest_ops(seeds):
-    from torch.testing._internal.common_methods_invocations import op_db
-    for op in op_db:
+    for op in opinfo_db():
         for dtype in pick_dtypes(op.supported_dtypes("cpu")):
             grad = op.supports_autograd and (dtype.is_floating_point or
                                              dtype.is_complex)
