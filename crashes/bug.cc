@@ -5,6 +5,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <regex>
 #include <system_error>
 #include <tuple>
 
@@ -201,11 +202,15 @@ std::string StatedLayoutPrecondition(const std::string& error) {
   const std::string line = error.substr(0, error.find('\n'));
   const std::string lower = absl::AsciiStrToLower(line);
   for (absl::string_view words :
-       {"must be contiguous", "requires contiguous", "to be contiguous",
-        "is not contiguous", "expected contiguous", "non-contiguous",
-        "unsupported memory format"}) {
+       {"requires contiguous", "is not contiguous", "expected contiguous",
+        "non-contiguous", "unsupported memory format"}) {
     if (absl::StrContains(lower, words)) return line;
   }
+  // "must be contiguous", "expected values to be a strided and contiguous
+  // tensor".
+  static const std::regex kToBeContiguous(
+      R"((must|to) be (an? )?(\w+ and )?contiguous)");
+  if (std::regex_search(lower, kToBeContiguous)) return line;
   const bool on_layout = absl::StrContains(lower, "stride") ||
                          absl::StrContains(lower, "storage_offset") ||
                          absl::StrContains(lower, "storage offset");

@@ -24,6 +24,7 @@ const std::vector<OpSpec>& CuratedOps() {
     AddNnOps(*v);
     AddCopyOps(*v);
     AddNestedOps(*v);
+    AddSparseCompressedOps(*v);
     return v;
   }();
   return *ops;

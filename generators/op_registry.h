@@ -56,6 +56,7 @@ void AddLinalgOps(std::vector<OpSpec>& ops);
 void AddNnOps(std::vector<OpSpec>& ops);
 void AddCopyOps(std::vector<OpSpec>& ops);
 void AddNestedOps(std::vector<OpSpec>& ops);
+void AddSparseCompressedOps(std::vector<OpSpec>& ops);
 
 }  // namespace dpfuzz
 

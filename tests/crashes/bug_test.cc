@@ -180,6 +180,9 @@ TEST(BugTest, RejectionsStatingALayoutPreconditionAreLowConfidence) {
       "Unsupported memory format. Supports only ChannelsLast, Contiguous";
   EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
   stated.outcome.evidence.error =
+      "expected values to be a strided and contiguous tensor";
+  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
+  stated.outcome.evidence.error =
       "Tensor must have a storage_offset divisible by 2";
   EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
 
