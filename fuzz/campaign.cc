@@ -174,10 +174,12 @@ bool Campaign::Setup() {
     OpState state{spec, SpecName(*spec), AllowedDTypes(*spec, options_.dtypes),
                   VariantsOf(*spec)};
     state.learns = (spec->rules & kRuleCheckDeterminism) != 0;
-    // Seeds are dense arguments: a nested spec draws its own.
+    // Seeds are dense arguments: a nested spec draws its own. A source
+    // none of whose cases fits (generators/seed_corpus.h) gives none.
     if (const SeedIndexEntry* e =
             seeds && !spec->nested ? seeds->Find(seeds->SourceFor(state.name))
-                                   : nullptr) {
+                                   : nullptr;
+        e != nullptr && !seeds->CasesFor(state.name).empty()) {
       state.seed_dtypes = SeedDTypes(*e, state.dtypes);
     }
     if (!spec->seeds_only.empty() && state.seed_dtypes.empty()) {

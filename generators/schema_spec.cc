@@ -263,7 +263,8 @@ std::vector<ReadArgument> ReadArgumentsOf(const OverloadName& name) {
     }
     std::string type = Unwrapped(arg.real_type())->str();
     absl::StrReplaceAll({{"SymInt", "int"}}, &type);
-    args.push_back({arg.name(), std::move(type), !MayLeaveOut(arg)});
+    args.push_back({arg.name(), std::move(type), !MayLeaveOut(arg),
+                    arg.real_type()->kind() == c10::TypeKind::OptionalType});
   }
   return args;
 }

@@ -83,6 +83,7 @@ struct ReadArgument {
   std::string type;  // "Tensor", "int[]": optional and SymInt spelled
                      // as their plain types.
   bool required;     // No default, not optional.
+  bool optional;     // Of an optional type: None is a value it takes.
 };
 
 // The arguments `name` reads, in order; empty when it is not registered.

@@ -102,7 +102,9 @@ void KeepReadArguments(const std::vector<ReadArgument>& reads,
 
 // `c`'s arguments fitted to `reads`: the others dropped, a 1-d integer
 // tensor with explicit values given for an int[] turned into that list;
-// nullopt when an argument `reads` requires is missing or cannot be turned.
+// nullopt when an argument `reads` requires is missing or cannot be turned,
+// or one not optional is None (native_batch_norm's running_mean, which
+// _native_batch_norm_legit_functional must be given).
 std::optional<std::vector<Argument>> FittedArguments(
     const std::vector<ReadArgument>& reads, std::vector<Argument> args) {
   KeepReadArguments(reads, args);
@@ -112,6 +114,9 @@ std::optional<std::vector<Argument>> FittedArguments(
     if (a == args.end()) {
       if (r.required) return std::nullopt;
       continue;
+    }
+    if (!r.optional && std::holds_alternative<std::monostate>(a->value)) {
+      return std::nullopt;
     }
     const auto* t = std::get_if<TensorSpec>(&a->value);
     if (r.type != "int[]" || t == nullptr) continue;

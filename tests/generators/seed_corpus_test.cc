@@ -184,6 +184,24 @@ TEST(SeedCorpusSourceTest, BorrowsTheSeedsOfTheSameOpOrOfTheSameArguments) {
   std::filesystem::remove_all(dir);
 }
 
+// A case whose None stands for an argument that is not optional gives
+// nothing (a seed borrowed from an overload whose running_mean is a
+// Tensor? for one whose is a Tensor, or a foreign file); a None for an
+// optional one is a value.
+TEST(SeedCorpusSourceTest, NoneIsNoValueForAnArgumentThatIsNotOptional) {
+  // softmax.int(Tensor self, int dim, ScalarType? dtype=None)
+  for (const auto& [name, fits] :
+       {std::pair{"dim", false}, std::pair{"dtype", true}}) {
+    const std::string dir =
+        WriteDonors({"aten::softmax.int"}, {}, {Arg(name, std::monostate{})});
+    absl::StatusOr<SeedCorpus> seeds = SeedCorpus::Open(dir);
+    ASSERT_TRUE(seeds.ok()) << seeds.status();
+    EXPECT_EQ(seeds->CasesFor("aten::softmax.int").size(), fits ? 1u : 0u)
+        << name << " None";
+    std::filesystem::remove_all(dir);
+  }
+}
+
 TEST(SeedCorpusOpenTest, MissingOrForeignIndexIsAnError) {
   EXPECT_EQ(SeedCorpus::Open("/nonexistent/dpfuzz/seeds").status().code(),
             absl::StatusCode::kNotFound);
