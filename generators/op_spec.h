@@ -87,6 +87,12 @@ struct OpSpec {
   // their storage through explicit strides it is given (as_strided_scatter's
   // self), so another layout means other elements by definition.
   std::vector<std::string> fixed_layout = {};
+  // Tensor arguments whose layouts never overlap (no stride 0, no elements
+  // sharing memory), as written ones: their values hold a structure that
+  // repeating an element breaks (a compressed sparse tensor's indices,
+  // which start at 0, end at nnz and never decrease), so a variant that
+  // reads one element twice would call the op on other, invalid arguments.
+  std::vector<std::string> never_overlap = {};
   // Nested-tensor spec (generators/ops_nested.cc): make_args draws nested
   // TensorSpecs; the engine varies their components' layouts and judges
   // with oracles/nested_case.h. Listed as "nested:<op>" (NestedSpecName),

@@ -10,7 +10,11 @@
 // tensors drawn from the schema never form one, so none of these 13
 // overloads had a valid case. These draw valid parts, batched or not, with
 // int32 or int64 indices; the engine then lays every part out in every
-// way, and the results (sparse tensors) are compared through to_dense().
+// way, the indices in every way that reads each element once
+// (OpSpec::never_overlap: 2.x does not check the invariants of what it
+// builds by default, so repeated compressed indices would build an
+// invalid tensor whose to_dense() reads anything), and the results
+// (sparse tensors) are compared through to_dense().
 // sparse_compressed_tensor takes its layout as a Layout, which case files
 // do not hold (generators/schema_args.h): not here.
 
@@ -111,12 +115,14 @@ std::pair<std::string, std::string> IndexNames(Compression c) {
 // default dtype, which the values must then have) or a validator.
 OpSpec Compressed(std::string op, std::string overload, Compression c,
                   bool with_size, bool constructor) {
+  const auto [compressed, plain] = IndexNames(c);
   return OpSpec{
       .op = std::move(op),
       .overload = std::move(overload),
       .family = "sparse_compressed",
       .comparison = Comparison::kExact,
       .dtypes = AllDTypes(),
+      .never_overlap = {compressed, plain},
       .make_args = [c, with_size, constructor](Rng& rng, DType dtype) {
         const CompressedParts p = DrawParts(c, dtype, rng);
         const auto [compressed, plain] = IndexNames(c);
@@ -158,6 +164,7 @@ void AddSparseCompressedOps(std::vector<OpSpec>& ops) {
       .family = "sparse_compressed",
       .comparison = Comparison::kExact,
       .dtypes = {DType::kInt64},  // Of no tensor: the indices choose theirs.
+      .never_overlap = {"compressed_idx", "plain_idx"},
       .make_args = [](Rng& rng, DType dtype) {
         const Compression c =
             rng.OneIn(2) ? Compression::kCsr : Compression::kCsc;

@@ -207,6 +207,7 @@ absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
   // contract_rules.h).
   std::set<std::string> never_overlap = written;
   for (std::string& name : MutatedByDesign(c)) never_overlap.insert(name);
+  never_overlap.insert(spec.never_overlap.begin(), spec.never_overlap.end());
   VaryLayouts(c.args, never_overlap, spec.fixed_layout, options, rng);
 
   // The probe: the functional call on the baseline of these inputs.

@@ -10,8 +10,10 @@
 #include <set>
 #include <string>
 
+#include "generators/geometry.h"
 #include "generators/materialize.h"
 #include "generators/op_registry.h"
+#include "oracles/case_builder.h"
 #include "oracles/invoke.h"
 
 namespace dpfuzz {
@@ -152,6 +154,33 @@ TEST(CuratedOpsTest, ArgumentsAreAcceptedOnContiguousInputs) {
                                     << ": last error: " << last_error;
     }
   }
+}
+
+// A compressed sparse tensor's indices are laid out in every way that
+// reads each element once; its values in every way.
+TEST(CuratedOpsTest, NeverOverlappingArgumentsNeverOverlap) {
+  const OpSpec* spec = FindCuratedOp("aten::sparse_csr_tensor.crow_col_value");
+  ASSERT_NE(spec, nullptr);
+  EXPECT_THAT(spec->never_overlap,
+              ::testing::UnorderedElementsAre("crow_indices", "col_indices"));
+  std::map<std::string, int> overlapping;
+  for (uint64_t seed = 1; seed <= 300; ++seed) {
+    absl::StatusOr<std::optional<Case>> c =
+        BuildCase(*spec, DType::kFloat32, Variant::kFunctional, seed);
+    ASSERT_TRUE(c.ok()) << c.status();
+    if (!c->has_value()) continue;
+    for (const Argument& a : (*c)->args) {
+      const auto* t = std::get_if<TensorSpec>(&a.value);
+      if (t != nullptr &&
+          ComputeExactOverlap(t->layout.sizes, t->layout.strides) !=
+              MemOverlap::kNo) {
+        ++overlapping[a.name];
+      }
+    }
+  }
+  EXPECT_EQ(overlapping["crow_indices"], 0);
+  EXPECT_EQ(overlapping["col_indices"], 0);
+  EXPECT_GT(overlapping["values"], 0);
 }
 
 }  // namespace
