@@ -3,10 +3,11 @@
 
 Runs the sample inputs of PyTorch's OpInfo database, of its ModuleInfo
 database and of its legacy nn tests (torch.testing._internal, shipped with
-the torch package), forward and backward, under a dispatch-recording mode,
-and writes every aten call it sees as a dpfuzz case (the case file format
-of generators/case_json.h, one JSON object per line, one file per
-overload). The backward and private ops that autograd calls get arguments
+the torch package), forward and backward, and the calls none of them make
+(seed_workloads.py: packed sequences, fused optimizers, ...), under a
+dispatch-recording mode, and writes every aten call it sees succeed as a
+dpfuzz case (the case file format of generators/case_json.h, one JSON
+object per line, one file per overload). The backward and private ops that autograd calls get arguments
 a real forward produced: pooling indices, saved outputs, masks.
 
     harvest_seeds.py OUT_DIR          # with the torch of the track
@@ -250,6 +251,16 @@ def record_call(schema, given):
     return name, case
 
 
+def recorded_or_none(schema, given):
+    """record_call's answer, taken before the call (an in-place op changes
+    its arguments) and kept only after it succeeds: a seed is a call
+    LibTorch accepted."""
+    try:
+        return record_call(schema, given)
+    except Exception:
+        return None
+
+
 def keep(seeds, recorded):
     if recorded is None:
         return
@@ -307,15 +318,15 @@ def recording_bindings(seeds):
 
     def wrap(fn):
         def recording(*args, **kwargs):
+            recorded = None
             for schema in schemas_of(fn.__name__):
                 given = bind(schema, args, kwargs)
                 if given is not None:
-                    try:
-                        keep(seeds, record_call(schema, given))
-                    except Exception:
-                        pass
+                    recorded = recorded_or_none(schema, given)
                     break
-            return fn(*args, **kwargs)
+            result = fn(*args, **kwargs)
+            keep(seeds, recorded)
+            return result
         return recording
 
     for module_name in BINDING_MODULES:
@@ -342,11 +353,10 @@ class Recorder(TorchDispatchMode):
         given = dict(kwargs)
         for schema_arg, value in zip(schema.arguments, args):
             given[schema_arg.name] = value
-        try:
-            keep(self.seeds, record_call(schema, given))
-        except Exception:
-            pass
-        return func(*args, **kwargs)
+        recorded = recorded_or_none(schema, given)
+        result = func(*args, **kwargs)
+        keep(self.seeds, recorded)
+        return result
 
 
 def backward_of(out):
@@ -474,6 +484,55 @@ def harvest_nn_tests(seeds):
         run_sample(seeds, forward)
 
 
+def direct_caller(seeds):
+    """aten("op.overload", *args, **kwargs): calls the overload through
+    torch.ops and keeps the call as a seed when it succeeds. A dispatch
+    mode never sees a composite op called this way (it is decomposed
+    first), so the call is recorded here."""
+    def aten(name, *args, **kwargs):
+        op_name, _, overload = name.partition(".")
+        overload_packet = getattr(torch.ops.aten, op_name)
+        fn = getattr(overload_packet, overload or "default")
+        given = bind(fn._schema, args, kwargs)
+        recorded = recorded_or_none(fn._schema, given) if given else None
+        result = fn(*args, **kwargs)
+        keep(seeds, recorded)
+        return result
+    return aten
+
+
+def harvest_workloads(seeds):
+    """The calls of seed_workloads.py: what the databases above never call.
+    A workload that stops (an op its torch lacks) says so on stderr and
+    keeps the calls it made before."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from seed_workloads import WORKLOADS
+    aten = direct_caller(seeds)
+    for workload in WORKLOADS:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                with Recorder(seeds):
+                    workload(aten)
+            except Exception as e:
+                first_line = (str(e).strip().splitlines() or [""])[0]
+                print(f"harvest_seeds: workload {workload.__name__} stopped "
+                      f"on torch {torch.__version__}: "
+                      f"{type(e).__name__}: {first_line[:160]}",
+                      file=sys.stderr)
+
+
+def first_tensor_dtype(case):
+    """The dtype of a case's first tensor, wherever it is (a Scalar may
+    come first), as dpfuzz's seeded draws read it; None without one."""
+    for a in case["args"]:
+        if "tensor" in a:
+            return a["tensor"]["dtype"]
+        if a.get("tensors"):
+            return a["tensors"][0]["dtype"]
+    return None
+
+
 def file_name(overload):
     return overload.replace("::", "__") + ".jsonl"
 
@@ -489,16 +548,14 @@ def main():
         harvest_ops(seeds)
         harvest_modules(seeds)
         harvest_nn_tests(seeds)
+        harvest_workloads(seeds)
     index = {}
     for name, kept in sorted(seeds.items()):
         cases = list(kept.values())
         with open(os.path.join(out, file_name(name)), "w") as f:
             for case in cases:
                 f.write(json.dumps(case, sort_keys=True) + "\n")
-        dtypes = sorted({a["tensor"]["dtype"] if "tensor" in a
-                         else a["tensors"][0]["dtype"]
-                         for c in cases for a in c["args"][:1]
-                         if "tensor" in a or a.get("tensors")})
+        dtypes = sorted(set(filter(None, map(first_tensor_dtype, cases))))
         index[name] = {"cases": len(cases), "dtypes": dtypes}
     with open(os.path.join(out, "index.json"), "w") as f:
         json.dump({"format": "dpfuzz-seeds", "version": 1,

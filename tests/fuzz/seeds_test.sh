@@ -56,5 +56,22 @@ grep -q "^$op	generic	generic, from seeds only: argument api_name of type str" "
 "$dpfuzz" --op=$op --seeds= --runs=10 >"$dir/err" 2>&1
 [ $? = 2 ] && grep -q "take arguments only recorded seeds give (argument api_name of type str is not generated), and --seeds is empty" "$dir/err" ||
   die "$op without seeds: $(cat "$dir/err")"
+# An op no test database calls (scripts/seed_workloads.py's packed
+# sequences): its grad must have as many rows as batch_sizes sums to, and
+# input_size must fit them; the workloads' seed makes it valid, its schema
+# alone almost never does.
+op=aten::_pack_padded_sequence_backward
+workload() {  # workload DIR FLAGS...
+  local out="$1"; shift
+  "$dpfuzz" --op=$op --runs=200 --seed=5 --jobs=1 --python_check=false \
+    --reduce=false --progress=false --findings="$out" "$@" >"$out.log" 2>&1
+}
+workload "$dir/workload"
+read -r valid seeded tried _ < <(stats "$dir/workload" $op)
+[ "$seeded" -ge 150 ] || die "$op: $seeded seeded valid of $tried tried (expected >= 150)"
+workload "$dir/workload-none" --seeds=
+read -r valid _ tried _ < <(stats "$dir/workload-none" $op)
+[ $((valid * 100)) -lt "$tried" ] || die "$op without seeds: $valid valid of $tried (expected < 1%)"
+
 [ "$fail" = 0 ] && echo "seeds: all checks passed"
 exit $fail
