@@ -223,11 +223,26 @@ def grouped_matmul(aten):
     aten("_grouped_mm", a, b, torch.tensor([2, 6], dtype=torch.int32))
 
 
+
+def sparse_diagonals(aten):
+    diagonals = _randn(2, 5)
+    torch.sparse.spdiags(diagonals, torch.tensor([0, -1]), (5, 4))
+
+
+def nested_from_dense(aten):
+    padded = _randn(2, 3, 4)
+    mask = torch.tensor([[True, True, False], [True, True, True]])
+    aten("_nested_tensor_from_mask", padded, mask, False)
+    aten("_nested_from_padded", padded, torch.tensor([[2, 4], [3, 4]]), False)
+    aten("_nested_tensor_from_tensor_list", [_randn(2, 4), _randn(3, 4)])
+
+
 WORKLOADS = (
     linalg_cond_by_name, assertions, affine_grids, trace_gradients,
     scatter_reducing_a_value, inverse_stfts, glu_forward_ad,
     time_batch_channel_convolution, slow_convolutions, attention_fast_path,
     packed_sequences, fused_optimizer_steps, grad_scaling, sobol_sequences,
     reshape_by_tensor, integer_and_packed_matmuls, fake_quantization,
-    antialiased_and_exact_resizing, grouped_matmul,
+    antialiased_and_exact_resizing, grouped_matmul, sparse_diagonals,
+    nested_from_dense,
 )
