@@ -132,12 +132,13 @@ def fused_optimizer_steps(aten):
     def lists(n=2):
         return [_randn(5) for _ in range(n)]
     steps = [torch.tensor(3.0) for _ in range(2)]
+    for name in ("_fused_adam", "_fused_adamw"):
+        for lr, overload in ((0.01, ""), (torch.tensor(0.01), ".tensor_lr")):
+            aten(name + overload, lists(), lists(), lists(),
+                 [t.abs() for t in lists()], [t.abs() for t in lists()],
+                 steps, lr=lr, beta1=0.9, beta2=0.999, weight_decay=0.01,
+                 eps=1e-8, amsgrad=True, maximize=False)
     lr = torch.tensor(0.01)
-    for name in ("_fused_adam.tensor_lr", "_fused_adamw.tensor_lr"):
-        aten(name, lists(), lists(), lists(), [t.abs() for t in lists()],
-             [t.abs() for t in lists()], steps, lr=lr, beta1=0.9,
-             beta2=0.999, weight_decay=0.01, eps=1e-8, amsgrad=True,
-             maximize=False)
     aten("_fused_adagrad", lists(), lists(), [t.abs() for t in lists()],
          steps, lr=0.01, lr_decay=0.0, weight_decay=0.0, eps=1e-10,
          maximize=False)
@@ -185,6 +186,18 @@ def integer_and_packed_matmuls(aten):
     scales_and_zeros = torch.rand(2, 16, 2, dtype=torch.bfloat16)
     aten("_weight_int4pack_mm_for_cpu", _randn(3, 64, dtype=torch.bfloat16),
          packed, 32, scales_and_zeros)
+
+
+def dynamically_quantized_matmul(aten):
+    in_features, out_features, block_size = 64, 16, 32
+    for bias in (None, _randn(out_features)):
+        packed = aten("_dyn_quant_pack_4bit_weight",
+                      torch.randint(0, 16, (out_features, in_features // 2),
+                                    dtype=torch.uint8),
+                      torch.rand(out_features, in_features // block_size),
+                      bias, block_size, in_features, out_features)
+        aten("_dyn_quant_matmul_4bit", _randn(3, in_features), packed,
+             block_size, in_features, out_features)
 
 
 def fake_quantization(aten):
@@ -242,7 +255,8 @@ WORKLOADS = (
     scatter_reducing_a_value, inverse_stfts, glu_forward_ad,
     time_batch_channel_convolution, slow_convolutions, attention_fast_path,
     packed_sequences, fused_optimizer_steps, grad_scaling, sobol_sequences,
-    reshape_by_tensor, integer_and_packed_matmuls, fake_quantization,
+    reshape_by_tensor, integer_and_packed_matmuls,
+    dynamically_quantized_matmul, fake_quantization,
     antialiased_and_exact_resizing, grouped_matmul, sparse_diagonals,
     nested_from_dense,
 )
