@@ -11,6 +11,7 @@
 #define DPFUZZ_COMMON_TORCH_COMPAT_H_
 
 #include <ATen/ATen.h>
+#include <ATen/Context.h>
 #include <c10/util/Exception.h>
 #include <torch/version.h>
 
@@ -71,6 +72,21 @@ inline at::Tensor NestedViewFromBuffer(const at::Tensor& buffer,
   return at::_nested_view_from_buffer(
       buffer, sizes, strides,
       at::tensor(offsets, at::TensorOptions().dtype(at::kLong)));
+#endif
+}
+
+// Note [Sparse invariants]: a sparse tensor built from indices out of range,
+// or compressed indices out of order, is undefined behaviour: its to_dense()
+// and its kernels read anything. 1.13's constructors always check; 2.x checks
+// only when asked (torch.sparse.check_sparse_tensor_invariants, off by
+// default), so there an op whose drawn indices are invalid built a tensor
+// whose reads looked like layout bugs. dpfuzz asks, in every process that
+// runs cases (oracles/device_sync.h: PrepareDevice) and in its repros
+// (crashes/repro_python_prelude.cc, crashes/repro_cpp_prelude.cc): such
+// indices are then rejected on every layout, as a user's checked call is.
+inline void CheckSparseTensorInvariants() {
+#if TORCH_VERSION_MAJOR >= 2
+  at::globalContext().setCheckSparseTensorInvariants(true);
 #endif
 }
 

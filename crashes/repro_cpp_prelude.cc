@@ -16,6 +16,7 @@ constexpr char kCore[] = R"repro(#include <ATen/ATen.h>
 #include <c10/util/BFloat16.h>
 #include <c10/util/Half.h>
 #include <torch/csrc/autograd/autograd.h>
+#include <torch/version.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -39,6 +40,15 @@ constexpr char kCore[] = R"repro(#include <ATen/ATen.h>
 // ---------------------------------------------------------------------------
 // Helpers: the same in every dpfuzz repro that makes this check
 // ---------------------------------------------------------------------------
+
+#if TORCH_VERSION_MAJOR >= 2
+// As dpfuzz runs cases: sparse tensors built from invalid indices are
+// rejected (LibTorch 2.x checks them only when asked).
+static const bool kSparseInvariantsChecked = [] {
+  at::globalContext().setCheckSparseTensorInvariants(true);
+  return true;
+}();
+#endif
 
 // Tensors by schema argument name; a Tensor[] argument holds several.
 using Tensors = std::map<std::string, std::vector<at::Tensor>>;

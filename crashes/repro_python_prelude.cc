@@ -15,6 +15,11 @@ import sys
 
 import torch
 
+# As dpfuzz runs cases: sparse tensors built from invalid indices are
+# rejected (torch 2.x checks them only when asked).
+if hasattr(torch.sparse, "check_sparse_tensor_invariants"):
+    torch.sparse.check_sparse_tensor_invariants.enable()
+
 # ---------------------------------------------------------------------------
 # Helpers: the same in every dpfuzz repro that makes this check
 # ---------------------------------------------------------------------------

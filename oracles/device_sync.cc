@@ -6,11 +6,14 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "common/torch_compat.h"
 #include "oracles/invoke.h"
 
 namespace dpfuzz {
 
 void PrepareDevice(Device device) {
+  static const bool checked = (compat::CheckSparseTensorInvariants(), true);
+  (void)checked;
   if (device != Device::kCuda) return;
   static const bool prepared = [] {
     // Read when cuBLAS makes its first handle: before any CUDA case.

@@ -1,5 +1,8 @@
 // Device housekeeping around the cases that run on CUDA.
 //
+// On every device, PrepareDevice first asks LibTorch to check sparse
+// tensors' invariants (once per process; Note [Sparse invariants] in
+// common/torch_compat.h).
 // Before a CUDA case runs, PrepareDevice makes the process's CUDA math
 // comparable (once per process): TF32 off for cuBLAS and cuDNN (TF32 would
 // round float32 matmuls and convolutions to 10 mantissa bits on one device

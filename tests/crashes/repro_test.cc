@@ -44,7 +44,10 @@ struct KnownFinding {
 // The findings of known_findings/README.md whose case shows the bug in one
 // run, with the verdict they get where they show (KnownFindingShows: not on
 // LibTorch releases that fixed them, where they agree). Not listed:
-// max_pool2d-padding-window-out-of-bounds-index. Its backward writes one float
+// sparse_coo_tensor-to_dense-zero-stride-values-heap-overflow, whose few
+// bytes past the dense result abort one Python run in two on 2.15 (dpfuzz
+// replay's checking allocator aborts on every run; its hand-written repro
+// loops), and max_pool2d-padding-window-out-of-bounds-index. Its backward writes one float
 // just past a one-element grad_input, inside the allocator's padding: one run
 // neither aborts nor changes a value dpfuzz compares (RunCase says agree, see
 // RunCaseGivesTheListedVerdicts); glibc aborts only in long campaigns.

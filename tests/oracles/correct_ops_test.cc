@@ -259,6 +259,33 @@ TEST(LowPrecisionOpsTest, KnownRoundingCasesAgree) {
   EXPECT_EQ(outcome->verdict, Verdict::kAgree) << outcome->evidence.detail;
 }
 
+// Note [Sparse invariants]: a COO tensor whose index 5 lies past its size
+// 3 is rejected on every layout (values transposed here), as a user's
+// checked call is, not built and read out of bounds. 1.13 always checks;
+// 2.x only when asked, which RunCase does.
+TEST(SparseInvariantsTest, IndicesOutOfRangeAreRejectedOnEveryLayout) {
+  const OpSpec* spec = FindOp("aten::sparse_coo_tensor.indices_size");
+  ASSERT_NE(spec, nullptr);
+  Case c;
+  c.op = "aten::sparse_coo_tensor";
+  c.overload = "indices_size";
+  TensorSpec indices;
+  indices.dtype = DType::kInt64;
+  indices.layout = {{1, 2}, {2, 1}, 0};
+  indices.values.distribution = Distribution::kExplicit;
+  indices.values.data = {0, 5};
+  TensorSpec values;
+  values.dtype = DType::kFloat32;
+  values.layout = {{2, 2}, {1, 2}, 0};
+  values.values.distribution = Distribution::kOnes;
+  c.args = {Argument{"indices", indices}, Argument{"values", values},
+            Argument{"size", Dims{3, 2}}};
+  absl::StatusOr<CaseOutcome> outcome = RunCase(*spec, c);
+  ASSERT_TRUE(outcome.ok()) << outcome.status();
+  EXPECT_EQ(outcome->verdict, Verdict::kBothRejected)
+      << VerdictName(outcome->verdict) << ": " << outcome->evidence.detail;
+}
+
 // Running statistics are written by design: never drawn overlapping, and
 // their update is no input_modified (it was for instance_norm), for
 // curated specs and generic ones alike.
