@@ -588,7 +588,8 @@ std::string CallMain(const ReproPlan& plan) {
   absl::StrAppend(
       &out, "    returned, error = attempt(call, variant)\n",
       "    if error is None:  # Results are read as dpfuzz reads them:\n",
-      "        _, error = attempt(flatten, returned)  # sparse ones densified\n",
+      "        _, error = attempt(flatten, returned)  # sparse ones "
+      "densified\n",
       "    if error is None and BACKWARD:\n",
       "        _, error = attempt(backward, returned, "
       "grad_inputs(variant)[1],\n",

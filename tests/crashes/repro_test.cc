@@ -47,10 +47,11 @@ struct KnownFinding {
 // sparse_coo_tensor-to_dense-zero-stride-values-heap-overflow, whose few
 // bytes past the dense result abort one Python run in two on 2.15 (dpfuzz
 // replay's checking allocator aborts on every run; its hand-written repro
-// loops), and max_pool2d-padding-window-out-of-bounds-index. Its backward writes one float
-// just past a one-element grad_input, inside the allocator's padding: one run
-// neither aborts nor changes a value dpfuzz compares (RunCase says agree, see
-// RunCaseGivesTheListedVerdicts); glibc aborts only in long campaigns.
+// loops), and max_pool2d-padding-window-out-of-bounds-index. Its backward
+// writes one float just past a one-element grad_input, inside the allocator's
+// padding: one run neither aborts nor changes a value dpfuzz compares (RunCase
+// says agree, see RunCaseGivesTheListedVerdicts); glibc aborts only in long
+// campaigns.
 const KnownFinding kKnownFindings[] = {
     {"cat-out-strided-with-empty-inputs", Verdict::kMismatch},
     {"conv2d-backward-noncontiguous-weight-rejected",
