@@ -75,6 +75,19 @@ inline at::Tensor NestedViewFromBuffer(const at::Tensor& buffer,
 #endif
 }
 
+// The storage offset of each component of nested tensor `t`: 1.13 gives
+// them as an int[] (_nested_tensor_offsets), 2.x as a tensor
+// (_nested_tensor_storage_offsets).
+inline std::vector<int64_t> NestedOffsets(const at::Tensor& t) {
+#if TORCH_VERSION_MAJOR < 2
+  return t._nested_tensor_offsets();
+#else
+  const at::Tensor offsets = t._nested_tensor_storage_offsets().contiguous();
+  return {offsets.data_ptr<int64_t>(),
+          offsets.data_ptr<int64_t>() + offsets.numel()};
+#endif
+}
+
 // Note [Sparse invariants]: a sparse tensor built from indices out of range,
 // or compressed indices out of order, is undefined behaviour: its to_dense()
 // and its kernels read anything. 1.13's constructors always check; 2.x checks

@@ -83,6 +83,27 @@ CatalogEntry EntryOf(const OverloadName& name, Device device) {
   return e;
 }
 
+// The nested entry of `name`, an overload with a nested kernel on
+// `device` that no curated or added nested spec names.
+CatalogEntry NestedEntryOf(const OverloadName& name, Device device) {
+  CatalogEntry e;
+  e.name = absl::StrCat(kNestedPrefix, name.Full());
+  e.is_private = IsPrivateOp(name);
+  e.is_random = IsRandomOp(name);
+  e.dense_kernel = HasKernelOn(name, device);
+  absl::StatusOr<std::string> excluded = GenericNestedExclusion(name);
+  if (excluded.ok() && excluded->empty()) e.spec = FindOp(e.name);
+  e.writes = excluded.ok() && *excluded == kNestedWritesArguments;
+  if (e.spec != nullptr) {
+    e.status = "generic";
+  } else {
+    e.status = "excluded";
+    e.reason =
+        excluded.ok() ? *excluded : std::string(excluded.status().message());
+  }
+  return e;
+}
+
 }  // namespace
 
 std::vector<CatalogEntry> Catalog(absl::string_view pattern, Device device) {
@@ -107,6 +128,13 @@ std::vector<CatalogEntry> Catalog(absl::string_view pattern, Device device) {
   }
   for (const OverloadName& name : RegisteredOverloads()) {
     const std::string full = name.Full();
+    // Its nested spec, where the op has a nested kernel and no listed
+    // nested spec of that name.
+    if (const std::string nested = absl::StrCat(kNestedPrefix, full);
+        seen.count(nested) == 0 && Matches(pattern, nested, name.op) &&
+        HasNestedKernelOn(name, device)) {
+      entries.push_back(NestedEntryOf(name, device));
+    }
     if (seen.count(full) > 0 || !Matches(pattern, full, name.op)) continue;
     // The overload a curated spec without an overload name covers.
     if (name.overload.empty() && seen.count(name.op) > 0) continue;

@@ -6,7 +6,10 @@
 // over full names ("aten::*_backward", "myns::*"), or "all" (every aten
 // overload and every added spec). Curated specs win where they exist;
 // other overloads get generic specs (generators/schema_spec.h); the ones
-// that cannot be fuzzed are left out of patterns and named in errors.
+// that cannot be fuzzed are left out of patterns and named in errors. An
+// overload with a nested kernel on the device also has a nested entry,
+// "nested:aten::sin" (generic unless a curated nested spec has that name),
+// which the op's name selects too.
 // Ops unsafe by contract (generators/contract_rules.h) are left out of
 // "all" and globs, and run when named exactly. The catalog is of one
 // device: an op without a kernel for it (cudnn_* on the CPU) is excluded.

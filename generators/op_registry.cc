@@ -67,10 +67,20 @@ std::string Qualified(absl::string_view name) {
                                        : absl::StrCat("aten::", name);
 }
 
-// Generic specs made so far, by full name; nullptr: none can be made.
-std::map<std::string, std::unique_ptr<OpSpec>>& GenericOps() {
-  static auto* ops = new std::map<std::string, std::unique_ptr<OpSpec>>;
-  return *ops;
+// The generic spec of `overload`, dense or nested, made once; nullptr when
+// none can be made.
+const OpSpec* Generic(const OverloadName& overload, bool nested) {
+  // By spec name ("aten::sin", "nested:aten::sin"); nullptr: none.
+  static auto* made = new std::map<std::string, std::unique_ptr<OpSpec>>;
+  const std::string full = overload.Full();
+  auto [it, inserted] =
+      made->try_emplace(nested ? absl::StrCat(kNestedPrefix, full) : full);
+  if (inserted) {
+    absl::StatusOr<OpSpec> spec =
+        nested ? GenericNestedOpSpec(overload) : GenericOpSpec(overload);
+    if (spec.ok()) it->second = std::make_unique<OpSpec>(std::move(*spec));
+  }
+  return it->second.get();
 }
 
 }  // namespace
@@ -97,10 +107,16 @@ void AddOps(const std::vector<OpSpec>& specs) {
 
 const OpSpec* FindOp(absl::string_view name) {
   if (absl::ConsumePrefix(&name, kNestedPrefix)) {
-    const std::string full = SplitOverload(name).Full();
-    const OpSpec* exact = FindListed(full, /*by_op=*/false, /*nested=*/true);
-    return exact != nullptr ? exact
-                            : FindListed(full, /*by_op=*/true, /*nested=*/true);
+    const OverloadName overload = SplitOverload(name);
+    const std::string full = overload.Full();
+    if (const OpSpec* exact =
+            FindListed(full, /*by_op=*/false, /*nested=*/true)) {
+      return exact;
+    }
+    if (const OpSpec* generic = Generic(overload, /*nested=*/true)) {
+      return generic;
+    }
+    return FindListed(full, /*by_op=*/true, /*nested=*/true);
   }
   const OverloadName overload = SplitOverload(name);
   const std::string full = overload.Full();
@@ -108,12 +124,9 @@ const OpSpec* FindOp(absl::string_view name) {
           FindListed(full, /*by_op=*/false, /*nested=*/false)) {
     return listed;
   }
-  auto [it, inserted] = GenericOps().try_emplace(full);
-  if (inserted) {
-    absl::StatusOr<OpSpec> spec = GenericOpSpec(overload);
-    if (spec.ok()) it->second = std::make_unique<OpSpec>(std::move(*spec));
+  if (const OpSpec* generic = Generic(overload, /*nested=*/false)) {
+    return generic;
   }
-  if (it->second != nullptr) return it->second.get();
   // "add": the op's curated spec when it has no overload of that name.
   return overload.overload.empty()
              ? FindListed(full, /*by_op=*/true, /*nested=*/false)

@@ -34,7 +34,8 @@ void AddOps(const std::vector<OpSpec>& specs);
 // The spec of exactly that overload ("aten::add.Tensor", "relu"):
 // curated, then added, then generic; failing those, for a name without
 // an overload ("add"), the op's curated or added spec. "nested:NAME"
-// finds only nested specs (OpSpec::nested), NAME only the others.
+// finds only nested specs (OpSpec::nested), curated, added, then generic
+// (GenericNestedOpSpec), NAME only the others.
 // nullptr when none has that name or the op cannot be fuzzed.
 const OpSpec* FindOp(absl::string_view name);
 

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "generators/nested_args.h"
 #include "generators/schema_args.h"
 
 namespace dpfuzz {
@@ -42,6 +43,9 @@ bool ResultIsLayout(const std::string& op) {
       "aten::_reshape_alias",
       "aten::_reshape_alias_copy",
       "aten::_nested_tensor_strides",
+      "aten::_nested_tensor_storage_offsets",
+      "aten::_nested_tensor_offsets",
+      "aten::values",
       "aten::data",
       "aten::as_strided",
       "aten::as_strided_",
@@ -166,6 +170,14 @@ bool HasKernelFor(const c10::OperatorHandle& h,
 
 bool HasDenseKernel(const c10::OperatorHandle& h) {
   return HasKernelFor(h, {c10::DispatchKey::CPU, c10::DispatchKey::CUDA});
+}
+
+// A nested kernel of the op's own (TORCH_LIBRARY_IMPL(ns, NestedTensorCPU,
+// m) and ATen's NestedTensor dispatch entries); composite kernels are
+// left out: whether their decomposition takes nested tensors is not known.
+c10::DispatchKey NestedKey(Device device) {
+  return device == Device::kCuda ? c10::DispatchKey::NestedTensorCUDA
+                                 : c10::DispatchKey::NestedTensorCPU;
 }
 
 // A factory's options (ones(size, *, dtype, layout, device, pin_memory)):
@@ -312,6 +324,55 @@ bool HasKernelOn(const OverloadName& name, Device device) {
   if (!h.has_value()) return false;
   return HasKernelFor(*h, {device == Device::kCuda ? c10::DispatchKey::CUDA
                                                    : c10::DispatchKey::CPU});
+}
+
+bool HasNestedKernelOn(const OverloadName& name, Device device) {
+  c10::optional<c10::OperatorHandle> h = Find(name.op, name.overload);
+  return h.has_value() && h->hasKernelForDispatchKey(NestedKey(device));
+}
+
+absl::StatusOr<std::string> GenericNestedExclusion(const OverloadName& name) {
+  c10::optional<c10::OperatorHandle> h = Find(name.op, name.overload);
+  if (!h.has_value()) {
+    return absl::NotFoundError(absl::StrCat(
+        "operator ", name.Full(), " is not registered with this LibTorch"));
+  }
+  const c10::FunctionSchema& schema = h->schema();
+  if (Writes(schema)) return std::string(kNestedWritesArguments);
+  if (ResultIsLayout(name.op)) return std::string(kResultIsLayout);
+  if (!HasTensorArgument(schema)) return std::string(kNoTensorArgument);
+  if (!HasNestedKernelOn(name, Device::kCpu) &&
+      !HasNestedKernelOn(name, Device::kCuda)) {
+    return std::string(kNoNestedKernel);
+  }
+  return UndrawableReason(schema);
+}
+
+absl::StatusOr<OpSpec> GenericNestedOpSpec(const OverloadName& name) {
+  absl::StatusOr<std::string> excluded = GenericNestedExclusion(name);
+  if (!excluded.ok()) return excluded.status();
+  if (!excluded->empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        kNestedPrefix, name.Full(), " is not fuzzed: ", *excluded));
+  }
+  const c10::FunctionSchema schema = Find(name.op, name.overload)->schema();
+  OpSpec spec;
+  spec.op = name.op;
+  spec.overload = name.overload;
+  spec.family = "nested";
+  spec.nested = true;
+  spec.comparison = Comparison::kTolerance;
+  spec.rules = kRuleCheckDeterminism |
+               (IsRandomOp(name) ? kRuleNondeterministic : 0u) |
+               (ReturnsValuesAndIndices(schema) ? kRuleTiedIndices : 0u);
+  spec.dtypes = AllDTypes();
+  spec.make_args = [schema](Rng& rng, DType dtype) {
+    // UndrawableReason was empty, so the draw cannot fail.
+    std::vector<Argument> args = *DrawSchemaArgs(schema, dtype, rng);
+    NestArguments(args, rng);
+    return args;
+  };
+  return spec;
 }
 
 absl::StatusOr<OpSpec> GenericOpSpec(const OverloadName& name) {

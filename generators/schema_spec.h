@@ -33,6 +33,11 @@
 //   no other undrawable argument) is fuzzed from its seeds alone
 //   (OpSpec::seeds_only).
 //
+// An op whose dispatcher entry has a nested kernel (ATen's NestedTensorCPU
+// and NestedTensorCUDA entries, a loaded library's too) gets a generic
+// nested spec beside its dense one, listed as "nested:aten::sin", unless a
+// curated nested spec of that name exists (generators/ops_nested.cc).
+//
 //   absl::StatusOr<OpSpec> spec = GenericOpSpec("aten::add", "Tensor");
 
 #ifndef DPFUZZ_GENERATORS_SCHEMA_SPEC_H_
@@ -66,6 +71,15 @@ inline constexpr char kNoDenseKernel[] =
 inline constexpr char kNoTensorArgument[] =
     "no tensor argument and no out= form: no layout to vary";
 
+// The exclusions of nested specs: of ops whose dispatcher entry has no
+// nested kernel, and of any that writes (nested cases are judged for
+// functional calls).
+inline constexpr char kNoNestedKernel[] =
+    "no kernel for nested tensors in this LibTorch";
+inline constexpr char kNestedWritesArguments[] =
+    "writes its arguments (nested tensors are fuzzed in functional calls "
+    "only)";
+
 // Why `name` cannot get a generic spec; "" when it can. NotFound when it
 // is not registered.
 absl::StatusOr<std::string> GenericExclusion(const OverloadName& name);
@@ -92,6 +106,23 @@ std::vector<ReadArgument> ReadArgumentsOf(const OverloadName& name);
 // True for private ops ("_softmax") and random ones (see above).
 bool IsPrivateOp(const OverloadName& name);
 bool IsRandomOp(const OverloadName& name);
+
+// Whether `name` has a nested kernel of its own on `device`
+// (NestedTensorCPU, NestedTensorCUDA: ATen's nested entries and a loaded
+// library's TORCH_LIBRARY_IMPL(ns, NestedTensorCPU, m)).
+bool HasNestedKernelOn(const OverloadName& name, Device device);
+
+// Why `name` cannot get a generic nested spec; "" when it can. NotFound
+// when it is not registered.
+absl::StatusOr<std::string> GenericNestedExclusion(const OverloadName& name);
+
+// The generic nested spec of `name` ("nested:aten::sin"): its schema's
+// arguments nested (generators/nested_args.h), the first tensor and those
+// of its shape, judged against the contiguous nested baseline of the same
+// values (oracles/nested_case.h; no reference beside it, since what the op
+// means on a nested tensor is not known from its schema). FailedPrecondition
+// with the exclusion's reason, NotFound when it is not registered.
+absl::StatusOr<OpSpec> GenericNestedOpSpec(const OverloadName& name);
 
 // The generic spec of `name`; FailedPrecondition with the exclusion's
 // reason, NotFound when it is not registered.

@@ -14,6 +14,7 @@
 #include "oracles/device_sync.h"
 #include "oracles/invoke.h"
 #include "oracles/judgement.h"
+#include "oracles/nested_promises.h"
 
 namespace dpfuzz {
 namespace {
@@ -24,11 +25,14 @@ std::vector<at::Tensor> Parts(const at::Tensor& t) {
   return {t};
 }
 
-// Compares two results, a nested one component by component.
+// Compares two results, a nested one component by component; without
+// `values` (an op whose results may differ between runs) only the
+// components' sizes and dtypes.
 std::optional<CaseOutcome> CompareResult(const at::Tensor& expected,
                                          const at::Tensor& actual,
                                          const std::string& where,
-                                         Comparison comparison) {
+                                         Comparison comparison,
+                                         bool values = true) {
   if (expected.defined() != actual.defined() ||
       (expected.defined() && expected.is_nested() != actual.is_nested())) {
     return MakeFinding(
@@ -49,12 +53,61 @@ std::optional<CaseOutcome> CompareResult(const at::Tensor& expected,
                                       " are expected")));
   }
   for (size_t i = 0; i < e.size(); ++i) {
+    const std::string part =
+        expected.is_nested() ? absl::StrCat(where, " component ", i) : where;
+    if (!values) {
+      if (e[i].sizes() == a[i].sizes() &&
+          e[i].scalar_type() == a[i].scalar_type()) {
+        continue;
+      }
+      return MakeFinding(
+          Verdict::kMismatch,
+          Described(part, absl::StrCat("expected ", c10::str(e[i].sizes()),
+                                       " ", c10::toString(e[i].scalar_type()),
+                                       ", got ", c10::str(a[i].sizes()), " ",
+                                       c10::toString(a[i].scalar_type()))));
+    }
     std::optional<Difference> d = CompareValues(e[i], a[i], comparison);
     if (!d.has_value()) continue;
-    return FromDifference(
-        d->verdict,
-        expected.is_nested() ? absl::StrCat(where, " component ", i) : where,
-        *d);
+    return FromDifference(d->verdict, part, *d);
+  }
+  return std::nullopt;
+}
+
+// The results of two calls compared as above, output by output.
+std::optional<CaseOutcome> CompareResults(const CallResult& expected,
+                                          const CallResult& actual,
+                                          Comparison comparison, bool values) {
+  if (expected.outputs.size() != actual.outputs.size()) {
+    return OutputCountMismatch(expected.outputs.size(), actual.outputs.size());
+  }
+  for (size_t i = 0; i < expected.outputs.size(); ++i) {
+    if (std::optional<CaseOutcome> diff =
+            CompareResult(expected.outputs[i], actual.outputs[i],
+                          absl::StrCat("output ", i), comparison, values)) {
+      return diff;
+    }
+  }
+  return std::nullopt;
+}
+
+// The first nested promise (oracles/nested_promises.h) an output of
+// `result` breaks: a layout contract finding, the baseline's own failure
+// when `result` is the contiguous baseline's.
+std::optional<CaseOutcome> CheckPromises(const CallResult& result,
+                                         FindingKind kind) {
+  for (size_t i = 0; i < result.outputs.size(); ++i) {
+    std::optional<std::string> broken =
+        CheckNestedPromises(result.outputs[i]);
+    if (!broken.has_value()) continue;
+    CaseOutcome finding =
+        MakeFinding(Verdict::kLayoutContract,
+                    Described(kind == FindingKind::kBaselineFailure
+                                  ? absl::StrCat("baseline output ", i)
+                                  : absl::StrCat("output ", i),
+                              *broken));
+    finding.kind = kind;
+    return finding;
   }
   return std::nullopt;
 }
@@ -206,16 +259,32 @@ absl::StatusOr<CaseOutcome> RunNestedCase(const OpSpec& spec, const Case& c) {
     return MakeFinding(change->verdict,
                        Described(change->where, change->detail));
   }
-  if (b.outputs.size() != v.outputs.size()) {
-    return OutputCountMismatch(b.outputs.size(), v.outputs.size());
+  if (std::optional<CaseOutcome> broken =
+          CheckPromises(b, FindingKind::kBaselineFailure)) {
+    return *broken;
   }
-  for (size_t i = 0; i < b.outputs.size(); ++i) {
-    if (std::optional<CaseOutcome> diff =
-            CompareResult(b.outputs[i], v.outputs[i],
-                          absl::StrCat("output ", i), spec.comparison)) {
-      return *diff;
+  if (std::optional<CaseOutcome> broken =
+          CheckPromises(v, FindingKind::kLayoutBug)) {
+    return *broken;
+  }
+  // Values are compared for deterministic ops only: those known so, and
+  // those whose baseline gives the same results twice (kRuleCheckDeterminism).
+  bool values = !(spec.rules & kRuleNondeterministic);
+  if (values && (spec.rules & kRuleCheckDeterminism)) {
+    DPFUZZ_ASSIGN_OR_RETURN(
+        CallResult again, Invoke(op, c, MaterializeBaseline(variant).args));
+    if (std::optional<CaseOutcome> broken =
+            CheckPromises(again, FindingKind::kBaselineFailure)) {
+      return *broken;
     }
+    values = again.outcome == CallOutcome::kOk &&
+             !CompareResults(b, again, Comparison::kExact, true).has_value();
   }
+  if (std::optional<CaseOutcome> diff =
+          CompareResults(b, v, spec.comparison, values)) {
+    return *diff;
+  }
+  if (!values) return CaseOutcome{};
   switch (spec.nested_reference) {
     case NestedReference::kPerComponent: {
       DPFUZZ_ASSIGN_OR_RETURN(std::optional<CaseOutcome> reference,

@@ -8,11 +8,13 @@
 namespace dpfuzz {
 namespace {
 
-// Values of `self` that `indices` (dense) select along `dim` (flattened
-// when the case has no dim); nothing when an index is out of range or the
-// shapes do not fit, which the caller reports as it is.
-std::optional<at::Tensor> Selected(const at::Tensor& self,
+// Values of `self` that `indices` (dense, on the CPU: ReadDense) select
+// along `dim` (flattened when the case has no dim), on the CPU; nothing
+// when an index is out of range or the shapes do not fit, which the caller
+// reports as it is.
+std::optional<at::Tensor> Selected(const at::Tensor& device_self,
                                    const at::Tensor& indices, const Case& c) {
+  const at::Tensor self = device_self.detach().to(indices.device());
   const Argument* dim_arg = FindArgument(c, "dim");
   const int64_t* dim =
       dim_arg ? std::get_if<int64_t>(&dim_arg->value) : nullptr;
@@ -23,14 +25,14 @@ std::optional<at::Tensor> Selected(const at::Tensor& self,
                               indices.max().item<int64_t>() >= bound)) {
     return std::nullopt;
   }
-  if (flat) return self.detach().reshape({-1}).take(indices.reshape({-1}));
+  if (flat) return self.reshape({-1}).take(indices.reshape({-1}));
   at::Tensor idx = indices;
   if (idx.dim() == self.dim() - 1) idx = idx.unsqueeze(d);  // keepdim=False
   if (idx.dim() != self.dim()) return std::nullopt;
   for (int64_t k = 0; k < self.dim(); ++k) {
     if (k != d && idx.size(k) > self.size(k)) return std::nullopt;
   }
-  return self.detach().gather(d, idx);
+  return self.gather(d, idx);
 }
 
 // The memory format value of `op`'s memory_format argument in this case:

@@ -199,6 +199,29 @@ TEST(BugTest, RejectionsStatingALayoutPreconditionAreLowConfidence) {
   EXPECT_EQ(ConfidenceOf(wrong).confidence, Confidence::kHigh);
 }
 
+// CPU against CUDA: a difference in the op's first result is high
+// confidence, one only in a later output low (Note [Device differences by
+// design] in oracles/run_case.cc).
+TEST(BugTest, DeviceMismatchesOnlyInLaterOutputsAreLowConfidence) {
+  Finding out = Tril(DType::kFloat32, Verdict::kDeviceMismatch);
+  out.outcome.evidence.where = "out on cuda";
+  EXPECT_EQ(ConfidenceOf(out).confidence, Confidence::kHigh);
+  Finding functional = out;
+  functional.c.variant = Variant::kFunctional;
+  functional.outcome.evidence.where = "output 0 on cuda";
+  EXPECT_EQ(ConfidenceOf(functional).confidence, Confidence::kHigh);
+  functional.outcome.evidence.where = "output 1 on cuda";
+  const ConfidenceJudgement j = ConfidenceOf(functional);
+  EXPECT_EQ(j.confidence, Confidence::kLow);
+  EXPECT_THAT(j.reason, HasSubstr("differ in output 1 on cuda, not in the "
+                                  "op's first result"));
+  // Only device mismatches: a layout variant's difference in a later
+  // output is as much a bug as in the first.
+  Finding layout = functional;
+  layout.outcome.verdict = Verdict::kMismatch;
+  EXPECT_EQ(ConfidenceOf(layout).confidence, Confidence::kHigh);
+}
+
 // put/index_put with accumulate=False leave repeated positions undefined:
 // a wrong answer there is kept at low confidence; with distinct indices,
 // or accumulating, it is high.

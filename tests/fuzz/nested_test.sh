@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Nested tensors end to end through the dpfuzz command line:
-#   nested_test.sh PATH_TO_DPFUZZ_PLANTED
+#   nested_test.sh DPFUZZ_PLANTED DPFUZZ PLANTED_OPS_LIBRARY
 # planted_nested::buffer_relu (a nested kernel that reads the buffer as if
 # its components were dense) is found, reduced and reported as one bug
 # (whatever nested feature blame names) whose case file keeps the
 # components, replays, and has a Python repro that builds the nested
-# argument; planted_nested::good_relu gives none.
+# argument; planted_nested::good_relu gives none. The same through the
+# schema-driven path: dpfuzz with the ops' library loaded (--load), which
+# has no spec of them, only their NestedTensorCPU kernels. LibTorch's own
+# nested kernels run without an error of dpfuzz's.
 set -u
 planted="$1"
+dpfuzz="$2"
+library="$3"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail=0
@@ -42,5 +47,26 @@ if [ -n "$finding" ]; then
   grep -q '= nested_dense(' "$finding/repro.py" ||
     die "repro.py has no nested baseline"
 fi
+# The schema-driven path: a loaded library's nested kernels.
+"$dpfuzz" --load="$library" --op='nested:planted_nested::*' --runs=600 \
+  --seed=3 --python_check=false --findings="$dir/g" >"$dir/gout" 2>&1
+status=$?
+[ "$status" = 1 ] || die "schema path: exit $status, expected 1"
+"$dpfuzz" list-ops --load="$library" --op='nested:planted_nested::*' \
+  --findings="$dir/g" >"$dir/glist" 2>&1
+grep -qE '^nested:planted_nested::good_relu	generic	nested	functional	[^	]*	[1-9][0-9]*/' \
+  "$dir/glist" || die "schema path: good_relu had no valid case: $(cat "$dir/glist")"
+[ "$(grep -c '^BUG: ' "$dir/gout")" = 1 ] &&
+  grep -q '^BUG: .*planted_nested::buffer_relu' "$dir/gout" ||
+  die "schema path: expected buffer_relu's bug alone: $(grep '^BUG: ' "$dir/gout")"
+
+# LibTorch's nested kernels, schema-driven and curated: cases judged, and
+# no error of dpfuzz's own.
+"$dpfuzz" --op='nested:*' --runs=3000 --seed=1 --python_check=false \
+  --reduce=false --findings="$dir/n" >"$dir/nout" 2>&1
+grep -q '^SUMMARY: .* errors=0 ' "$dir/nout" ||
+  die "nested:* campaign: $(grep -E '^(ERROR|SUMMARY)' "$dir/nout" | head -5)"
+grep -q '^SUMMARY: .* agree=[1-9]' "$dir/nout" ||
+  die "nested:* campaign judged no case: $(grep '^SUMMARY' "$dir/nout")"
 [ "$fail" = 0 ] && echo "nested_test: OK"
 exit "$fail"

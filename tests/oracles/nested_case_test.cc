@@ -2,18 +2,23 @@
 // buffer as if its components were dense (planted_nested::buffer_relu) is
 // found as a wrong value, a correct one (planted_nested::good_relu) never
 // gives a finding, and LibTorch's own nested ops run through the same
-// path (cases built and judged, no dpfuzz error).
+// path (cases built and judged, no dpfuzz error), curated and
+// schema-driven; nested results' own promises are checked.
 
 #include "oracles/nested_case.h"
 
+#include <ATen/NestedTensorImpl.h>
 #include <gtest/gtest.h>
+#include <torch/version.h>
 
 #include <algorithm>
 
 #include "generators/op_catalog.h"
 #include "generators/op_registry.h"
 #include "generators/rng.h"
+#include "generators/schema_spec.h"
 #include "oracles/case_builder.h"
+#include "oracles/nested_promises.h"
 #include "oracles/run_case.h"
 #include "tests/planted/planted_specs.h"
 
@@ -70,6 +75,72 @@ TEST(NestedCaseTest, CuratedNestedSpecsRun) {
     Verdicts(spec, 20);
   }
   EXPECT_GE(specs, 10);
+}
+
+// The schema-driven path: a library's op with a nested kernel
+// (TORCH_LIBRARY_IMPL(planted_nested, NestedTensorCPU, m)) gets a generic
+// nested spec from its schema alone, which finds the buffer read as dense
+// and gives a correct kernel no finding.
+OpSpec SchemaSpec(const std::string& name) {
+  absl::StatusOr<OpSpec> spec =
+      GenericNestedOpSpec(SplitOverload("planted_nested::" + name));
+  EXPECT_TRUE(spec.ok()) << spec.status();
+  return spec.ok() ? *spec : OpSpec{};
+}
+
+TEST(NestedCaseTest, SchemaPathFindsBufferReadAsDense) {
+  std::map<Verdict, int> v = Verdicts(SchemaSpec("buffer_relu"), 200);
+  EXPECT_GT(v[Verdict::kMismatch] + v[Verdict::kNanIntroduced], 0);
+  EXPECT_GT(v[Verdict::kAgree], 0);
+}
+
+TEST(NestedCaseTest, SchemaPathGivesCorrectNestedOpNoFinding) {
+  std::map<Verdict, int> v = Verdicts(SchemaSpec("good_relu"), 300);
+  for (const auto& [verdict, count] : v) {
+    EXPECT_FALSE(IsFinding(verdict))
+        << count << " cases gave " << VerdictName(verdict);
+  }
+  EXPECT_GT(v[Verdict::kAgree], 100);
+}
+
+// A nested tensor over `buffer` with exactly these sizes, strides and
+// offsets, made as a kernel makes its result (LibTorch's NestedTensorImpl
+// constructor, which takes the offsets as an int[] in 1.13 and as a tensor
+// in 2.x), with no check of where the components lie.
+at::Tensor NestedTensorOf(const at::Tensor& buffer, const at::Tensor& sizes,
+                          const at::Tensor& strides,
+                          std::vector<int64_t> offsets) {
+#if TORCH_VERSION_MAJOR < 2
+  return at::detail::make_tensor<at::native::NestedTensorImpl>(
+      buffer, sizes, strides, std::move(offsets));
+#else
+  return at::detail::make_tensor<at::native::NestedTensorImpl>(
+      buffer, sizes, strides, at::tensor(offsets, at::kLong));
+#endif
+}
+
+TEST(NestedPromisesTest, NestedTensorsOfLibTorchKeepThem) {
+  const at::Tensor t = at::_nested_tensor_from_tensor_list(
+      {at::ones({2, 3}), at::ones({1, 3}), at::ones({0, 3})});
+  EXPECT_EQ(CheckNestedPromises(t), std::nullopt);
+  EXPECT_EQ(CheckNestedPromises(t.transpose(1, 2)), std::nullopt);
+  EXPECT_EQ(CheckNestedPromises(at::ones({2})), std::nullopt);  // Dense.
+}
+
+TEST(NestedPromisesTest, AComponentOutsideItsBufferIsNamed) {
+  const at::Tensor sizes = at::tensor(std::vector<int64_t>{2, 2}).view({2, 1});
+  const at::Tensor strides = at::ones({2, 1}, at::kLong);
+  const at::Tensor buffer = at::arange(4, at::kFloat);
+  EXPECT_EQ(CheckNestedPromises(NestedTensorOf(buffer, sizes, strides, {0, 2})),
+            std::nullopt);
+  std::optional<std::string> broken =
+      CheckNestedPromises(NestedTensorOf(buffer, sizes, strides, {0, 3}));
+  ASSERT_TRUE(broken.has_value());
+  EXPECT_NE(broken->find("component 1 of the nested result (sizes [2], "
+                         "strides [1], offset 3) reaches element 4 of a "
+                         "buffer of 4"),
+            std::string::npos)
+      << *broken;
 }
 
 // "nested:NAME" selects the nested spec alone; NAME selects both.

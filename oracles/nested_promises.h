@@ -1,0 +1,33 @@
+// CheckNestedPromises: what a nested result says of its own layout holds.
+//
+// A nested tensor keeps, beside its buffer, each component's sizes,
+// strides and storage offset (_nested_tensor_size, _nested_tensor_strides,
+// the offsets). Kernels trust them: one that sees is_contiguous() reads the
+// buffer as the components one after another, each row-major. So a nested
+// result must keep:
+// - one row of sizes, strides and an offset per component, sizes and
+//   strides of the components' rank, no negative size, stride or offset;
+// - every component inside its buffer;
+// - when it says it is contiguous, components that tile its buffer in
+//   order: each with contiguous strides, the first at offset 0, each next
+//   one right after the one before.
+//
+//   if (std::optional<std::string> broken = CheckNestedPromises(result)) ...
+
+#ifndef DPFUZZ_ORACLES_NESTED_PROMISES_H_
+#define DPFUZZ_ORACLES_NESTED_PROMISES_H_
+
+#include <ATen/ATen.h>
+
+#include <optional>
+#include <string>
+
+namespace dpfuzz {
+
+// The first promise `result` (a nested tensor) breaks, said in words;
+// nullopt when it keeps them all or is not nested.
+std::optional<std::string> CheckNestedPromises(const at::Tensor& result);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_ORACLES_NESTED_PROMISES_H_
