@@ -203,7 +203,7 @@ std::string StatedLayoutPrecondition(const std::string& error) {
   const std::string lower = absl::AsciiStrToLower(line);
   for (absl::string_view words :
        {"requires contiguous", "is not contiguous", "expected contiguous",
-        "non-contiguous", "unsupported memory format"}) {
+        "supports contiguous", "non-contiguous", "unsupported memory format"}) {
     if (absl::StrContains(lower, words)) return line;
   }
   // "must be contiguous", "expected values to be a strided and contiguous

@@ -36,6 +36,7 @@ bool IsFatalMessage(absl::string_view line) {
          absl::StrContains(line, "(): ") ||
          absl::StartsWith(line, "double free") ||
          absl::StartsWith(line, "corrupted ") ||
+         absl::StartsWith(line, "invalid fastbin entry") ||
          absl::StartsWith(line, "terminate called") ||
          absl::StrContains(line, "Fatal glibc error");
 }
@@ -95,7 +96,8 @@ bool ReportsHeapCorruption(const std::vector<std::string>& last_lines) {
   for (const std::string& line : last_lines) {
     for (absl::string_view word :
          {"malloc(): ", "free(): ", "realloc(): ", "double free", "corrupted ",
-          "munmap_chunk(): ", "malloc_consolidate(): "}) {
+          "munmap_chunk(): ", "malloc_consolidate(): ",
+          "invalid fastbin entry"}) {
       if (absl::StrContains(line, word)) return true;
     }
   }

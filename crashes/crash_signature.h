@@ -30,7 +30,8 @@ std::string NormalizeCrashText(absl::string_view text);
 
 // True when the last lines hold glibc's allocator's fatal message
 // ("free(): invalid pointer", "double free or corruption (out)",
-// "malloc(): corrupted top size"): heap corruption, noticed wherever memory
+// "malloc(): corrupted top size", "invalid fastbin entry (free)"): heap
+// corruption, noticed wherever memory
 // was next freed or allocated, not where it was corrupted.
 bool ReportsHeapCorruption(const std::vector<std::string>& last_lines);
 

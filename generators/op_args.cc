@@ -84,6 +84,14 @@ TensorSpec NestedValues(const std::vector<Dims>& sizes, DType dtype, Rng& rng) {
   return spec;
 }
 
+TensorSpec Explicit(const Dims& sizes, std::vector<double> data,
+                    DType dtype) {
+  ValueRecipe recipe;
+  recipe.distribution = Distribution::kExplicit;
+  recipe.data = std::move(data);
+  return Contiguous(sizes, dtype, recipe);
+}
+
 TensorSpec Indices(const Dims& sizes, int64_t high, Rng& rng, bool unique) {
   ValueRecipe recipe;
   recipe.seed = rng.Next();

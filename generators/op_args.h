@@ -48,6 +48,11 @@ TensorSpec NestedValues(const std::vector<Dims>& sizes, DType dtype, Rng& rng);
 TensorSpec Indices(const Dims& sizes, int64_t high, Rng& rng,
                    bool unique = false);
 
+// Exactly these values (row-major) as `dtype`: index structures whose
+// values relate to other arguments (a nested size tensor, compressed
+// indices, a left-aligned mask).
+TensorSpec Explicit(const Dims& sizes, std::vector<double> data, DType dtype);
+
 // A bool mask with random true/false.
 TensorSpec Mask(const Dims& sizes, Rng& rng);
 

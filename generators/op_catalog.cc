@@ -55,6 +55,22 @@ std::string OtherDeviceOnly(Device device) {
                       DeviceName(other), ": --device=", DeviceName(other), ")");
 }
 
+// A generic entry's spec (that of its name, unless `excluded` gives a
+// reason), status and reason; `writes_reason`: the exclusion of overloads
+// that write their arguments.
+void Judge(CatalogEntry& e, const absl::StatusOr<std::string>& excluded,
+           absl::string_view writes_reason) {
+  if (excluded.ok() && excluded->empty()) e.spec = FindOp(e.name);
+  e.writes = excluded.ok() && *excluded == writes_reason;
+  if (e.spec != nullptr) {
+    e.status = "generic";
+  } else {
+    e.status = "excluded";
+    e.reason =
+        excluded.ok() ? *excluded : std::string(excluded.status().message());
+  }
+}
+
 CatalogEntry EntryOf(const OverloadName& name, Device device) {
   CatalogEntry e;
   e.name = name.Full();
@@ -71,15 +87,7 @@ CatalogEntry EntryOf(const OverloadName& name, Device device) {
   if (excluded.ok() && excluded->empty() && !e.dense_kernel) {
     excluded = OtherDeviceOnly(device);
   }
-  if (excluded.ok() && excluded->empty()) e.spec = FindOp(e.name);
-  e.writes = excluded.ok() && *excluded == kWritesArguments;
-  if (e.spec != nullptr) {
-    e.status = "generic";
-  } else {
-    e.status = "excluded";
-    e.reason =
-        excluded.ok() ? *excluded : std::string(excluded.status().message());
-  }
+  Judge(e, excluded, kWritesArguments);
   return e;
 }
 
@@ -91,16 +99,7 @@ CatalogEntry NestedEntryOf(const OverloadName& name, Device device) {
   e.is_private = IsPrivateOp(name);
   e.is_random = IsRandomOp(name);
   e.dense_kernel = HasKernelOn(name, device);
-  absl::StatusOr<std::string> excluded = GenericNestedExclusion(name);
-  if (excluded.ok() && excluded->empty()) e.spec = FindOp(e.name);
-  e.writes = excluded.ok() && *excluded == kNestedWritesArguments;
-  if (e.spec != nullptr) {
-    e.status = "generic";
-  } else {
-    e.status = "excluded";
-    e.reason =
-        excluded.ok() ? *excluded : std::string(excluded.status().message());
-  }
+  Judge(e, GenericNestedExclusion(name), kNestedWritesArguments);
   return e;
 }
 

@@ -1,5 +1,6 @@
 #include "generators/op_registry.h"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <memory>
@@ -134,13 +135,21 @@ const OpSpec* FindOp(absl::string_view name) {
 }
 
 const OpSpec* FindOpFor(const Case& c) {
-  for (const TensorSpec* t : TensorSpecsOf(c)) {
-    if (!t->is_nested()) continue;
+  const std::vector<const TensorSpec*> tensors = TensorSpecsOf(c);
+  const bool nested_args =
+      std::any_of(tensors.begin(), tensors.end(),
+                  [](const TensorSpec* t) { return t->is_nested(); });
+  // A nested constructor's case (dense arguments, a nested result) by the
+  // nested spec listed for it, when no dense one is.
+  const std::string full = SplitOverload(QualifiedOpName(c)).Full();
+  const bool nested_only =
+      FindListed(full, /*by_op=*/false, /*nested=*/true) != nullptr &&
+      FindListed(full, /*by_op=*/false, /*nested=*/false) == nullptr;
+  if (nested_args || nested_only) {
     if (const OpSpec* nested =
             FindOp(absl::StrCat(kNestedPrefix, QualifiedOpName(c)))) {
       return nested;
     }
-    break;
   }
   const OpSpec* spec = FindOp(QualifiedOpName(c));
   return spec != nullptr ? spec : FindOp(c.op);

@@ -63,6 +63,9 @@ enum class NestedReference : uint8_t {
   kPadded,        // A dense result holds each component of `self` in its
                   // corner and `padding` everywhere else
                   // (nested_to_padded_tensor).
+  kFromPadded,    // The way back: component i of a nested result is the
+                  // corner of row i of the first tensor argument, the
+                  // padded one (_nested_from_padded, _nested_tensor_from_mask).
 };
 
 struct OpSpec {

@@ -9,8 +9,11 @@
 // version]). They are listed as "nested:<op>" beside the op's dense spec.
 // Which of them a LibTorch version runs on nested inputs differs (1.13 has
 // no nested layer_norm without weights, 2.x adds more): a draw both
-// layouts reject is no case, as for any op.
+// layouts reject is no case, as for any op. The constructors from padded
+// tensors (_nested_from_padded, _nested_tensor_from_mask) take dense
+// arguments and return nested results, the round trip's way back.
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -117,6 +120,41 @@ std::vector<Argument> DropoutEvalArgs(Rng& rng, DType dtype) {
   return args;
 }
 
+// The largest size of each dim over `sizes`.
+Dims MaxSizes(const std::vector<Dims>& sizes) {
+  Dims max(sizes.front().size(), 0);
+  for (const Dims& s : sizes) {
+    for (size_t d = 0; d < s.size(); ++d) max[d] = std::max(max[d], s[d]);
+  }
+  return max;
+}
+
+// A padded batch [N, *max (+ 0-1 more)] and the sizes of the N components
+// it holds in its corners (the nested size tensor, int64 [N, rank]).
+std::vector<Argument> FromPaddedArgs(Rng& rng, DType dtype) {
+  const std::vector<Dims> sizes = RaggedSizes(rng);
+  Dims padded = {static_cast<int64_t>(sizes.size())};
+  for (int64_t m : MaxSizes(sizes)) padded.push_back(m + rng.Uniform(0, 1));
+  std::vector<double> rows;
+  for (const Dims& s : sizes) rows.insert(rows.end(), s.begin(), s.end());
+  return {Arg("padded", Values(padded, dtype, rng)),
+          Arg("cpu_nested_shape_example",
+              Explicit({padded[0], static_cast<int64_t>(sizes.front().size())},
+                       rows, DType::kInt64))};
+}
+
+// t [N, L, D] and a mask [N, L] that keeps a prefix of each row.
+std::vector<Argument> FromMaskArgs(Rng& rng, DType dtype) {
+  const int64_t n = rng.Uniform(1, 4), l = rng.Uniform(1, 5);
+  std::vector<double> mask;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t kept = rng.Uniform(1, l);
+    for (int64_t j = 0; j < l; ++j) mask.push_back(j < kept ? 1 : 0);
+  }
+  return {Arg("t", Values({n, l, rng.Uniform(1, 4)}, dtype, rng)),
+          Arg("mask", Explicit({n, l}, mask, DType::kBool))};
+}
+
 OpSpec Nested(std::string op, std::string overload, Comparison comparison,
               std::vector<DType> dtypes,
               std::function<std::vector<Argument>(Rng&, DType)> make_args,
@@ -130,6 +168,10 @@ OpSpec Nested(std::string op, std::string overload, Comparison comparison,
   spec.make_args = std::move(make_args);
   spec.nested = true;
   spec.nested_reference = reference;
+  // Gradients through nested ops are judged where autograd gives them
+  // (oracles/nested_case.h); an op without a nested derivative refuses
+  // backward on both layouts, which is no finding.
+  spec.differentiable = true;
   return spec;
 }
 
@@ -173,6 +215,11 @@ void AddNestedOps(std::vector<OpSpec>& ops) {
       Nested("aten::dropout", "", Comparison::kExact, floats, DropoutEvalArgs));
   ops.push_back(Nested("aten::nested_to_padded_tensor", "", Comparison::kExact,
                        numeric, ToPaddedArgs, NestedReference::kPadded));
+  ops.push_back(Nested("aten::_nested_from_padded", "", Comparison::kExact,
+                       floats, FromPaddedArgs, NestedReference::kFromPadded));
+  ops.push_back(Nested("aten::_nested_tensor_from_mask", "",
+                       Comparison::kExact, floats, FromMaskArgs,
+                       NestedReference::kFromPadded));
 }
 
 }  // namespace dpfuzz

@@ -55,14 +55,6 @@ struct CompressedParts {
   int64_t nnz = 0;
 };
 
-TensorSpec IndexTensor(const Dims& sizes, const std::vector<double>& data,
-                       DType dtype) {
-  ValueRecipe recipe;
-  recipe.distribution = Distribution::kExplicit;
-  recipe.data = data;
-  return Contiguous(sizes, dtype, recipe);
-}
-
 CompressedParts DrawParts(Compression c, DType dtype, Rng& rng) {
   CompressedParts p;
   p.compressed_dim = rng.Uniform(0, 3);
@@ -88,10 +80,10 @@ CompressedParts DrawParts(Compression c, DType dtype, Rng& rng) {
   const DType index_dtype = rng.OneIn(2) ? DType::kInt32 : DType::kInt64;
   Dims sizes = batch;
   sizes.push_back(p.compressed_dim + 1);
-  p.compressed = IndexTensor(sizes, all_compressed, index_dtype);
+  p.compressed = Explicit(sizes, all_compressed, index_dtype);
   sizes = batch;
   sizes.push_back(p.nnz);
-  p.plain = IndexTensor(sizes, all_plain, index_dtype);
+  p.plain = Explicit(sizes, all_plain, index_dtype);
   const Dims block =
       Blocked(c) ? Dims{rng.Uniform(1, 2), rng.Uniform(1, 2)} : Dims{1, 1};
   if (Blocked(c)) sizes.insert(sizes.end(), block.begin(), block.end());

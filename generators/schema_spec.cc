@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "common/status_macros.h"
 #include "generators/nested_args.h"
 #include "generators/schema_args.h"
 
@@ -136,6 +137,16 @@ bool HasCompositeKernel(const c10::OperatorHandle& h) {
 c10::optional<c10::OperatorHandle> Find(const std::string& op,
                                         const std::string& overload) {
   return c10::Dispatcher::singleton().findSchema({op, overload});
+}
+
+// The operator `name`, or NotFound naming it.
+absl::StatusOr<c10::OperatorHandle> Registered(const OverloadName& name) {
+  c10::optional<c10::OperatorHandle> h = Find(name.op, name.overload);
+  if (!h.has_value()) {
+    return absl::NotFoundError(absl::StrCat(
+        "operator ", name.Full(), " is not registered with this LibTorch"));
+  }
+  return *h;
 }
 
 // Note [Copies of views]: an op tagged view_copy (`X_copy`, the copy of
@@ -296,12 +307,8 @@ bool IsRandomOp(const OverloadName& name) {
 }
 
 absl::StatusOr<std::string> GenericExclusion(const OverloadName& name) {
-  c10::optional<c10::OperatorHandle> h = Find(name.op, name.overload);
-  if (!h.has_value()) {
-    return absl::NotFoundError(absl::StrCat(
-        "operator ", name.Full(), " is not registered with this LibTorch"));
-  }
-  const c10::FunctionSchema& schema = h->schema();
+  DPFUZZ_ASSIGN_OR_RETURN(c10::OperatorHandle h, Registered(name));
+  const c10::FunctionSchema& schema = h.schema();
   if (Writes(schema) && !IsInplaceOnly(name, schema)) {
     return std::string(kWritesArguments);
   }
@@ -311,7 +318,7 @@ absl::StatusOr<std::string> GenericExclusion(const OverloadName& name) {
   if (!HasTensorArgument(schema) && OutOverload(name, schema).empty()) {
     return std::string(kNoTensorArgument);
   }
-  if (!HasDenseKernel(*h)) {
+  if (!HasDenseKernel(h)) {
     return std::string(kNoDenseKernel);
   }
   // A written self is a tensor: drawable. An argument only seeds give
@@ -332,12 +339,8 @@ bool HasNestedKernelOn(const OverloadName& name, Device device) {
 }
 
 absl::StatusOr<std::string> GenericNestedExclusion(const OverloadName& name) {
-  c10::optional<c10::OperatorHandle> h = Find(name.op, name.overload);
-  if (!h.has_value()) {
-    return absl::NotFoundError(absl::StrCat(
-        "operator ", name.Full(), " is not registered with this LibTorch"));
-  }
-  const c10::FunctionSchema& schema = h->schema();
+  DPFUZZ_ASSIGN_OR_RETURN(c10::OperatorHandle h, Registered(name));
+  const c10::FunctionSchema& schema = h.schema();
   if (Writes(schema)) return std::string(kNestedWritesArguments);
   if (ResultIsLayout(name.op)) return std::string(kResultIsLayout);
   if (!HasTensorArgument(schema)) return std::string(kNoTensorArgument);
@@ -361,6 +364,7 @@ absl::StatusOr<OpSpec> GenericNestedOpSpec(const OverloadName& name) {
   spec.overload = name.overload;
   spec.family = "nested";
   spec.nested = true;
+  spec.differentiable = true;
   spec.comparison = Comparison::kTolerance;
   spec.rules = kRuleCheckDeterminism |
                (IsRandomOp(name) ? kRuleNondeterministic : 0u) |

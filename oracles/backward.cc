@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "oracles/call_phase.h"
 
 namespace dpfuzz {
 
@@ -16,6 +17,17 @@ std::vector<at::Tensor> GradInputs(const NamedTensors& args) {
     }
   }
   return inputs;
+}
+
+std::vector<std::string> GradInputNames(const NamedTensors& args) {
+  std::vector<std::string> names;
+  for (const auto& [name, tensors] : args) {
+    for (const at::Tensor& t : tensors) {
+      if (t.defined() && t.requires_grad())
+        names.push_back(absl::StrCat("grad of ", name));
+    }
+  }
+  return names;
 }
 
 std::vector<at::Tensor> DifferentiableOutputs(
@@ -50,6 +62,18 @@ CallResult RunBackward(const std::vector<at::Tensor>& outputs,
                            grads[i] = at::zeros_like(inputs[i]);
                        }
                      });
+}
+
+Gradients RunBothBackward(const CaseTensors& baseline,
+                          const CaseTensors& variant, const CallResult& b,
+                          const CallResult& v) {
+  Gradients g;
+  g.baseline =
+      RunBackward(b.outputs, GradInputs(baseline.args), baseline.grad_outputs);
+  const CallSideScope side(CallSide::kVariant);
+  g.variant =
+      RunBackward(v.outputs, GradInputs(variant.args), variant.grad_outputs);
+  return g;
 }
 
 }  // namespace dpfuzz

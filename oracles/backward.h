@@ -11,8 +11,10 @@
 
 #include <ATen/ATen.h>
 
+#include <string>
 #include <vector>
 
+#include "oracles/case_tensors.h"
 #include "oracles/invoke.h"
 
 namespace dpfuzz {
@@ -24,9 +26,23 @@ namespace dpfuzz {
 // RunBackward differentiates with respect to.
 std::vector<at::Tensor> GradInputs(const NamedTensors& args);
 
+// "grad of NAME" for each tensor GradInputs returns, in the same order.
+std::vector<std::string> GradInputNames(const NamedTensors& args);
+
 CallResult RunBackward(const std::vector<at::Tensor>& outputs,
                        const std::vector<at::Tensor>& inputs,
                        const std::vector<at::Tensor>& grad_outputs);
+
+// Backward on both sides of a case: the baseline's outputs `b` with its
+// grad_outputs, then the variant's `v` with its own, as the variant's call
+// (oracles/call_phase.h), for crash attribution.
+struct Gradients {
+  CallResult baseline;
+  CallResult variant;
+};
+Gradients RunBothBackward(const CaseTensors& baseline,
+                          const CaseTensors& variant, const CallResult& b,
+                          const CallResult& v);
 
 // The outputs of an op that backward differentiates: those requiring grad.
 std::vector<at::Tensor> DifferentiableOutputs(

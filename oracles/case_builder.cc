@@ -11,6 +11,8 @@
 #include "generators/aten_bridge.h"
 #include "generators/contract_rules.h"
 #include "generators/layout_generator.h"
+#include "generators/nested_layout.h"
+#include "generators/op_args.h"
 #include "generators/rng.h"
 #include "oracles/backward.h"
 #include "oracles/case_tensors.h"
@@ -25,7 +27,22 @@ namespace {
 // (out=), shaped like `like`, with a generated layout.
 absl::StatusOr<TensorSpec> SpecLike(const at::Tensor& like, bool written,
                                     Device device, Rng& rng) {
-  // Nested, sparse and other results without strides of their own.
+  // A grad_output like a nested result: its components, laid out as
+  // nested inputs are (Note [Nested buffers by version]).
+  if (like.is_nested() && !written) {
+    DPFUZZ_ASSIGN_OR_RETURN(DType dtype, FromScalarType(like.scalar_type()));
+    std::vector<Dims> sizes;
+    for (const at::Tensor& component : like.unbind()) {
+      sizes.push_back(component.sizes().vec());
+    }
+    TensorSpec spec = NestedValues(sizes, dtype, rng);
+    spec.components =
+        GenerateComponents(sizes, compat::kNestedBufferMayHaveGaps, rng);
+    spec.device = device;
+    return spec;
+  }
+  // Nested out= tensors, sparse and other results without strides of
+  // their own.
   if (like.is_nested() || like.layout() != at::kStrided) {
     return absl::UnimplementedError(
         absl::StrCat("no strided spec is like a ", c10::str(like.layout()),

@@ -210,9 +210,10 @@ at::Tensor ContiguousNestedCopy(const at::Tensor& t, BaselineDevice device) {
   }
   const absl::StatusOr<DType> dtype = FromScalarType(t.scalar_type());
   DPFUZZ_CHECK(dtype.ok());  // Materialized from a spec of that dtype.
-  return MakeContiguousNestedTensor(
+  at::Tensor copy = MakeContiguousNestedTensor(
       *dtype, sizes, ReadLogicalBytes(t),
       device == BaselineDevice::kCpu ? at::Device(at::kCPU) : t.device());
+  return t.requires_grad() ? copy.requires_grad_(true) : copy;
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
+#include "oracles/backward.h"
 #include "oracles/call_phase.h"
 #include "oracles/case_tensors.h"
 #include "oracles/compare.h"
@@ -226,6 +227,96 @@ std::optional<CaseOutcome> CheckPaddedReference(const Case& c,
   return finding;
 }
 
+// Gradients through the op: the contiguous nested baseline's, with
+// contiguous nested grad_outputs, against the variant's, with the case's
+// strided ones, component by component. Both sides refusing backward
+// (an op without a nested derivative) is no finding.
+std::optional<CaseOutcome> CompareGradients(const Case& c,
+                                            const CaseTensors& baseline,
+                                            const CaseTensors& variant,
+                                            const CallResult& b,
+                                            const CallResult& v,
+                                            Comparison comparison) {
+  const Gradients g = RunBothBackward(baseline, variant, b, v);
+  const CallResult& gb = g.baseline;
+  const CallResult& gv = g.variant;
+  if (std::optional<CaseOutcome> errors = JudgeErrors(gb, gv, c, "backward")) {
+    if (errors->verdict == Verdict::kBothRejected) return std::nullopt;
+    return errors;
+  }
+  const std::vector<std::string> names = GradInputNames(variant.args);
+  for (size_t i = 0; i < gb.outputs.size() && i < gv.outputs.size(); ++i) {
+    std::optional<CaseOutcome> diff =
+        CompareResult(gb.outputs[i], gv.outputs[i], names[i], comparison);
+    if (!diff.has_value()) continue;
+    diff->verdict = Verdict::kGradMismatch;
+    return diff;
+  }
+  return std::nullopt;
+}
+
+// NestedReference::kFromPadded: component i of the nested result must be
+// the corner of row i of the case's first tensor argument (the padded
+// one), of the component's sizes; built with ATen's narrow on the dense
+// contiguous baseline. A result that is not is a baseline failure.
+std::optional<CaseOutcome> CheckFromPaddedReference(
+    const Case& c, const CaseTensors& baseline, const CallResult& b) {
+  const TensorSpec* first = nullptr;
+  std::string name;
+  for (const Argument& arg : c.args) {
+    if ((first = std::get_if<TensorSpec>(&arg.value))) {
+      name = arg.name;
+      break;
+    }
+  }
+  const auto padded = baseline.args.find(name);
+  if (first == nullptr || b.outputs.empty() || !b.outputs[0].defined() ||
+      !b.outputs[0].is_nested() || padded == baseline.args.end()) {
+    return std::nullopt;
+  }
+  const at::Tensor& rows = padded->second.front();
+  const std::vector<at::Tensor> components = b.outputs[0].unbind();
+  // Whatever the layouts, the contiguous baseline's own result is wrong
+  // here: a baseline failure (the op does not check its arguments, or is
+  // wrong on any layout), never a layout bug.
+  const auto baseline_failure = [](std::string where, std::string detail) {
+    CaseOutcome finding = MakeFinding(Verdict::kMismatch,
+                                      Described(std::move(where),
+                                                std::move(detail)));
+    finding.kind = FindingKind::kBaselineFailure;
+    return finding;
+  };
+  if (static_cast<int64_t>(components.size()) != rows.size(0)) {
+    return baseline_failure(
+        "output 0", absl::StrCat("the nested result has ", components.size(),
+                                 " components where ", name, " has ",
+                                 rows.size(0), " rows"));
+  }
+  for (size_t i = 0; i < components.size(); ++i) {
+    at::Tensor corner = rows.select(0, static_cast<int64_t>(i));
+    for (int64_t d = 0; d < components[i].dim(); ++d) {
+      if (d >= corner.dim() || components[i].size(d) > corner.size(d)) {
+        return baseline_failure(
+            absl::StrCat("output 0 component ", i),
+            absl::StrCat("component ", i, " is larger than row ", i, " of ",
+                         name));
+      }
+      corner = corner.narrow(d, 0, components[i].size(d));
+    }
+    std::optional<Difference> d =
+        CompareValues(corner, components[i], Comparison::kExact);
+    if (!d.has_value()) continue;
+    CaseOutcome finding =
+        FromDifference(d->verdict, absl::StrCat("output 0 component ", i), *d);
+    finding.evidence.detail = absl::StrCat(
+        "the contiguous baseline's component is not the corner of row ", i,
+        " of ", name, ": ", finding.evidence.detail);
+    finding.kind = FindingKind::kBaselineFailure;
+    return finding;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool HasNestedTensor(const Case& c) {
@@ -237,12 +328,14 @@ bool HasNestedTensor(const Case& c) {
 
 absl::StatusOr<CaseOutcome> RunNestedCase(const OpSpec& spec, const Case& c) {
   DPFUZZ_ASSIGN_OR_RETURN(c10::OperatorHandle op, OperatorFor(spec, c.variant));
-  if (!WrittenArguments(op).empty() || !c.grad_outputs.empty()) {
+  if (!WrittenArguments(op).empty()) {
     return absl::UnimplementedError(absl::StrCat(
         "case for ", QualifiedOpName(c), " ", VariantName(c.variant),
-        ": nested cases are judged for functional calls without gradients"));
+        ": nested cases are judged for functional calls"));
   }
-  at::NoGradGuard no_grad;
+  // Autograd records the calls only of a case with gradients to judge.
+  std::optional<at::NoGradGuard> no_grad;
+  if (c.grad_outputs.empty()) no_grad.emplace();
   PrepareDevice(CaseDevice(c));
   DPFUZZ_ASSIGN_OR_RETURN(CaseTensors variant, MaterializeVariant(c));
   const CaseTensors baseline = MaterializeBaseline(variant);
@@ -298,8 +391,20 @@ absl::StatusOr<CaseOutcome> RunNestedCase(const OpSpec& spec, const Case& c) {
         return *padded;
       }
       break;
+    case NestedReference::kFromPadded:
+      if (std::optional<CaseOutcome> from =
+              CheckFromPaddedReference(c, baseline, b)) {
+        return *from;
+      }
+      break;
     case NestedReference::kNone:
       break;
+  }
+  if (!c.grad_outputs.empty()) {
+    if (std::optional<CaseOutcome> grads =
+            CompareGradients(c, baseline, variant, b, v, spec.comparison)) {
+      return *grads;
+    }
   }
   return CaseOutcome{};
 }

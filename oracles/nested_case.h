@@ -12,7 +12,9 @@
 // (OpSpec::nested_reference): the unbind reference, the op on each
 // component alone, a dense batch of one, must give that component of the
 // contiguous baseline's result; or the padded one, a padded result holds
-// each component in its corner and the padding elsewhere. A nested kernel that
+// each component in its corner and the padding elsewhere; or the way back,
+// from padded, each component of a nested result of dense arguments is the
+// corner of its row of the padded argument. A nested kernel that
 // reads the buffer as if every component were contiguous fails the first
 // comparison; one wrong even on contiguous components fails the second.
 // Each nested result must also keep its own layout's promises
@@ -24,7 +26,9 @@
 //
 //   absl::StatusOr<CaseOutcome> o = RunNestedCase(spec, c);
 //
-// Gradients of nested ops are not judged yet.
+// With grad_outputs (nested like the results, their components laid out
+// as inputs' are), gradients through the op are compared too: the
+// contiguous baseline's against the variant's, component by component.
 
 #ifndef DPFUZZ_ORACLES_NESTED_CASE_H_
 #define DPFUZZ_ORACLES_NESTED_CASE_H_
@@ -36,7 +40,9 @@
 
 namespace dpfuzz {
 
-// True when any tensor argument of the case is nested.
+// True when any tensor argument of the case is nested. RunCase hands these
+// cases, and those of a nested spec (whose arguments may all be dense), to
+// RunNestedCase.
 bool HasNestedTensor(const Case& c);
 
 absl::StatusOr<CaseOutcome> RunNestedCase(const OpSpec& spec, const Case& c);

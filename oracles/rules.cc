@@ -1,5 +1,7 @@
 #include "oracles/rules.h"
 
+#include <ATen/core/dispatch/Dispatcher.h>
+
 #include "absl/strings/str_cat.h"
 #include "generators/aten_bridge.h"
 #include "generators/contract_rules.h"
@@ -8,6 +10,25 @@
 namespace dpfuzz {
 namespace {
 
+// The case's dim, or its schema's default where the case leaves it out
+// (topk's and sort's -1); nullopt for none (argmax's None: the flattened
+// input).
+std::optional<int64_t> DimOf(const Case& c) {
+  if (const Argument* given = FindArgument(c, "dim")) {
+    const int64_t* dim = std::get_if<int64_t>(&given->value);
+    return dim != nullptr ? std::optional<int64_t>(*dim) : std::nullopt;
+  }
+  const c10::optional<c10::OperatorHandle> op =
+      c10::Dispatcher::singleton().findSchema({c.op, c.overload});
+  if (!op.has_value()) return std::nullopt;
+  const c10::optional<int> index =
+      op->schema().argumentIndexWithName("dim");
+  if (!index.has_value()) return std::nullopt;
+  const auto& fallback = op->schema().arguments()[*index].default_value();
+  if (!fallback.has_value() || !fallback->isInt()) return std::nullopt;
+  return fallback->toInt();
+}
+
 // Values of `self` that `indices` (dense, on the CPU: ReadDense) select
 // along `dim` (flattened when the case has no dim), on the CPU; nothing
 // when an index is out of range or the shapes do not fit, which the caller
@@ -15,10 +36,8 @@ namespace {
 std::optional<at::Tensor> Selected(const at::Tensor& device_self,
                                    const at::Tensor& indices, const Case& c) {
   const at::Tensor self = device_self.detach().to(indices.device());
-  const Argument* dim_arg = FindArgument(c, "dim");
-  const int64_t* dim =
-      dim_arg ? std::get_if<int64_t>(&dim_arg->value) : nullptr;
-  const bool flat = dim == nullptr || self.dim() == 0;
+  const std::optional<int64_t> dim = DimOf(c);
+  const bool flat = !dim.has_value() || self.dim() == 0;
   const int64_t d = flat ? 0 : c10::maybe_wrap_dim(*dim, self.dim());
   const int64_t bound = flat ? self.numel() : self.size(d);
   if (indices.numel() > 0 && (indices.min().item<int64_t>() < 0 ||

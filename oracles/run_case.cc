@@ -53,17 +53,6 @@ Results ResultsOf(const CallResult& call, const NamedTensors& args,
   return r;
 }
 
-std::vector<std::string> GradInputNames(const NamedTensors& args) {
-  std::vector<std::string> names;
-  for (const auto& [name, tensors] : args) {
-    for (const at::Tensor& t : tensors) {
-      if (t.defined() && t.requires_grad())
-        names.push_back(absl::StrCat("grad of ", name));
-    }
-  }
-  return names;
-}
-
 // The tensor of a `self` argument (the rule table breaks ties with it), or
 // undefined.
 at::Tensor SelfOf(const CaseTensors& tensors) {
@@ -199,13 +188,9 @@ std::optional<CaseOutcome> CheckOutArguments(
 std::optional<CaseOutcome> CheckBackward(
     const Case& c, const CaseTensors& baseline, const CaseTensors& variant,
     const CallResult& b, const CallResult& v, Reference& reference) {
-  const CallResult gb =
-      RunBackward(b.outputs, GradInputs(baseline.args), baseline.grad_outputs);
-  const CallResult gv = [&] {
-    const CallSideScope side(CallSide::kVariant);
-    return RunBackward(v.outputs, GradInputs(variant.args),
-                       variant.grad_outputs);
-  }();
+  const Gradients g = RunBothBackward(baseline, variant, b, v);
+  const CallResult& gb = g.baseline;
+  const CallResult& gv = g.variant;
   if (std::optional<CaseOutcome> errors = JudgeErrors(gb, gv, c, "backward")) {
     if (errors->verdict == Verdict::kBothRejected) return std::nullopt;
     return errors;
@@ -446,7 +431,7 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
 // agreed), and only findings pay for the extra calls: the tail-filled
 // baselines are built then, from the variant's storage snapshots.
 absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
-  if (HasNestedTensor(c)) {  // Judged by the nested spec, where there is one.
+  if (given.nested || HasNestedTensor(c)) {  // By its nested spec, if any.
     const OpSpec* nested = given.nested ? &given : FindOpFor(c);
     return RunNestedCase(nested != nullptr ? *nested : given, c);
   }

@@ -185,6 +185,9 @@ TEST(BugTest, RejectionsStatingALayoutPreconditionAreLowConfidence) {
   stated.outcome.evidence.error =
       "Tensor must have a storage_offset divisible by 2";
   EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
+  stated.outcome.evidence.error =
+      "for now to_padded_tensor only supports contiguous nested tensor";
+  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
 
   Finding internal = stated;
   internal.outcome.evidence.error =

@@ -77,6 +77,21 @@ TEST(CrashSignatureDeathTest, DieOfDeviceErrorSaysTheFirstLineLast) {
                "triggered");
 }
 
+// glibc's allocator's fatal messages, which it prints wherever it next
+// frees or allocates after the heap was corrupted.
+TEST(CrashSignatureTest, HeapCorruptionIsKnownByGlibcsMessages) {
+  for (const char* message :
+       {"free(): invalid pointer", "double free or corruption (out)",
+        "malloc(): corrupted top size", "invalid fastbin entry (free)",
+        "corrupted size vs. prev_size", "munmap_chunk(): invalid pointer"}) {
+    EXPECT_TRUE(ReportsHeapCorruption({"dpfuzz-worker: caught SIGABRT",
+                                       message}))
+        << message;
+  }
+  EXPECT_FALSE(ReportsHeapCorruption(
+      {"terminate called after throwing an instance of 'c10::Error'"}));
+}
+
 TEST(CrashSignatureTest, SignalNames) {
   EXPECT_EQ(SignalName(SIGSEGV), "SIGSEGV");
   EXPECT_EQ(SignalName(SIGABRT), "SIGABRT");

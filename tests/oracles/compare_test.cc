@@ -6,6 +6,8 @@
 #include <cstring>
 #include <limits>
 
+#include "oracles/rules.h"
+
 namespace dpfuzz {
 namespace {
 
@@ -232,6 +234,26 @@ TEST(CompareTest, ConjugateAndNegativeViewsAreReadByValue) {
   ASSERT_TRUE(neg.is_neg());
   EXPECT_FALSE(
       CompareValues(neg.resolve_neg(), neg, Comparison::kExact).has_value());
+}
+
+// Indices of tied values are judged by the values they select, along the
+// dim the op reduced: the case's, else its schema's default (topk's -1),
+// never the flattened input.
+TEST(CompareTest, TiedIndicesAreJudgedAlongTheSchemasDefaultDim) {
+  OpSpec spec;
+  spec.rules = kRuleTiedIndices;
+  Case c;
+  c.op = "aten::topk";  // dim left out: -1.
+  const at::Tensor self = F({1, 2, 5, 5}).view({2, 2});
+  const at::Tensor expected = at::tensor({1, 0}, at::kLong).view({2, 1});
+  const at::Tensor tied = at::tensor({1, 1}, at::kLong).view({2, 1});
+  const at::Tensor other = at::tensor({0, 1}, at::kLong).view({2, 1});
+  EXPECT_FALSE(CompareOutput(spec, c, self, expected, tied, at::Tensor(),
+                             at::Tensor(), 1)
+                   .has_value());
+  EXPECT_TRUE(CompareOutput(spec, c, self, expected, other, at::Tensor(),
+                            at::Tensor(), 1)
+                  .has_value());
 }
 
 }  // namespace

@@ -33,8 +33,11 @@ const OpSpec& Spec(const std::string& name) {
   return PlantedNestedOps().front().spec;
 }
 
-// Verdicts of up to `cases` cases of `spec` from seed 1.
-std::map<Verdict, int> Verdicts(const OpSpec& spec, int cases) {
+// Verdicts of up to `cases` cases of `spec` from seed 1, each with nested
+// arguments, or with none (`nested_args` false: a constructor of nested
+// tensors).
+std::map<Verdict, int> Verdicts(const OpSpec& spec, int cases,
+                                bool nested_args = true) {
   std::map<Verdict, int> verdicts;
   Rng rng(1);
   for (int i = 0; i < cases; ++i) {
@@ -42,7 +45,10 @@ std::map<Verdict, int> Verdicts(const OpSpec& spec, int cases) {
         spec, rng.Pick(spec.dtypes), Variant::kFunctional, rng.Next());
     EXPECT_TRUE(c.ok()) << c.status();
     if (!c.ok() || !c->has_value()) continue;
-    EXPECT_TRUE(HasNestedTensor(**c));
+    const std::vector<const TensorSpec*> args = TensorSpecsOf(**c);
+    EXPECT_EQ(std::any_of(args.begin(), args.end(),
+                          [](const TensorSpec* t) { return t->is_nested(); }),
+              nested_args);
     absl::StatusOr<CaseOutcome> o = RunCase(spec, **c);
     EXPECT_TRUE(o.ok()) << o.status() << "\n" << CaseToString(**c);
     if (o.ok()) ++verdicts[o->verdict];
@@ -72,9 +78,105 @@ TEST(NestedCaseTest, CuratedNestedSpecsRun) {
     if (!spec.nested) continue;
     ++specs;
     EXPECT_EQ(FindOp(SpecName(spec)), &spec);
-    Verdicts(spec, 20);
+    Verdicts(spec, 20,
+             spec.nested_reference != NestedReference::kFromPadded);
   }
   EXPECT_GE(specs, 10);
+}
+
+// LibTorch's own differentiable nested ops (softmax, linear) get strided
+// nested grad_outputs, and their gradients and values agree on every
+// layout they take (1.13's nested linear states that it takes only
+// contiguous inputs: a rejection, not a wrong value).
+TEST(NestedCaseTest, GradientsOfLibTorchNestedOpsAgree) {
+  for (const char* name : {"nested:aten::softmax.int", "nested:aten::linear"}) {
+    SCOPED_TRACE(name);
+    const OpSpec* spec = FindOp(name);
+    ASSERT_NE(spec, nullptr);
+    int with_grads = 0;
+    Rng rng(4);
+    for (int i = 0; i < 60; ++i) {
+      absl::StatusOr<std::optional<Case>> c = BuildCase(
+          *spec, DType::kFloat64, Variant::kFunctional, rng.Next());
+      ASSERT_TRUE(c.ok()) << c.status();
+      if (!c->has_value() || (*c)->grad_outputs.empty()) continue;
+      ++with_grads;
+      EXPECT_TRUE((*c)->grad_outputs.front().is_nested());
+      absl::StatusOr<CaseOutcome> o = RunCase(*spec, **c);
+      ASSERT_TRUE(o.ok()) << o.status();
+      for (Verdict wrong : {Verdict::kGradMismatch, Verdict::kMismatch,
+                            Verdict::kNanIntroduced}) {
+        EXPECT_NE(o->verdict, wrong)
+            << o->evidence.detail << "\n" << CaseToString(**c);
+      }
+    }
+    EXPECT_GT(with_grads, 10);
+  }
+}
+
+// The way back from padded tensors: LibTorch's constructors of nested
+// tensors from dense ones are judged by their nested specs (strided dense
+// arguments, component by component, and the corners of the padded
+// argument); their contiguous results are the padded rows' corners. (The
+// layout of _nested_from_padded's size tensor is another matter: 1.13
+// reads it as if contiguous, a known finding.)
+TEST(NestedCaseTest, ConstructorsFromPaddedAgreeWithTheirRows) {
+  for (const char* name : {"nested:aten::_nested_from_padded",
+                           "nested:aten::_nested_tensor_from_mask"}) {
+    SCOPED_TRACE(name);
+    const OpSpec* spec = FindOp(name);
+    ASSERT_NE(spec, nullptr);
+    EXPECT_EQ(spec->nested_reference, NestedReference::kFromPadded);
+    BuildOptions forward;
+    forward.check_grad = false;
+    int agree = 0;
+    Rng rng(2);
+    for (int i = 0; i < 100; ++i) {
+      absl::StatusOr<std::optional<Case>> c =
+          BuildCase(*spec, DType::kFloat32, Variant::kFunctional, rng.Next(),
+                    forward);
+      ASSERT_TRUE(c.ok()) << c.status();
+      if (!c->has_value()) continue;
+      EXPECT_FALSE(HasNestedTensor(**c));
+      absl::StatusOr<CaseOutcome> o = RunCase(*spec, **c);
+      ASSERT_TRUE(o.ok()) << o.status();
+      agree += o->verdict == Verdict::kAgree;
+      EXPECT_EQ(o->evidence.detail.find("is not the corner of row"),
+                std::string::npos)
+          << o->evidence.detail << "\n" << CaseToString(**c);
+    }
+    EXPECT_GT(agree, 30);
+  }
+}
+
+// Gradients through a nested op: a backward that reads the grad_output's
+// buffer as if its components were dense is found by its strided nested
+// grad_outputs; a correct backward never.
+#if TORCH_VERSION_MAJOR < 2
+constexpr char kNoNestedFunctions[] =
+    "1.13's custom autograd Functions refuse nested tensors (\"NestedTensorImpl "
+    "doesn't support sizes\"): the planted ops cannot differentiate themselves";
+#endif
+
+TEST(NestedCaseTest, GradientReadingTheBufferAsDenseIsFound) {
+#if TORCH_VERSION_MAJOR < 2
+  GTEST_SKIP() << kNoNestedFunctions;
+#endif
+  std::map<Verdict, int> v = Verdicts(Spec("grad_buffer_double"), 200);
+  EXPECT_GT(v[Verdict::kGradMismatch], 0);
+  EXPECT_EQ(v[Verdict::kMismatch], 0);  // Its forward is right.
+}
+
+TEST(NestedCaseTest, CorrectNestedGradientHasNoFinding) {
+#if TORCH_VERSION_MAJOR < 2
+  GTEST_SKIP() << kNoNestedFunctions;
+#endif
+  std::map<Verdict, int> v = Verdicts(Spec("good_double"), 300);
+  for (const auto& [verdict, count] : v) {
+    EXPECT_FALSE(IsFinding(verdict))
+        << count << " cases gave " << VerdictName(verdict);
+  }
+  EXPECT_GT(v[Verdict::kAgree], 100);
 }
 
 // The schema-driven path: a library's op with a nested kernel
