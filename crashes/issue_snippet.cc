@@ -282,22 +282,28 @@ std::string Check(const ReproPlan& plan,
 // A nested argument is built as LibTorch's own nested views are, over an
 // explicit buffer (dpfuzz's storage, gaps as NaN): no chain of public
 // calls gives components in another order or with gaps. Its contiguous
-// baseline is torch.nested.nested_tensor of the same components, and
+// baseline is torch.nested.nested_tensor of its components (unbind), and
 // results are compared component by component (assert_close takes the
-// lists). Only value and rejection checks are spelled.
+// lists). Value, gradient and rejection checks are spelled; gradients
+// with the case's grad_outputs, nested like the results.
 absl::StatusOr<IssueSnippet> NestedSnippet(const ReproPlan& plan,
                                            size_t returns) {
-  if (plan.check != ReproCheck::kValues &&
+  const bool grads = plan.check == ReproCheck::kGrads;
+  if (plan.check != ReproCheck::kValues && !grads &&
       plan.check != ReproCheck::kRejection) {
     return absl::UnimplementedError(
-        "a nested finding other than wrong values or a rejection: repro.py "
-        "shows it");
+        "a nested finding other than wrong values, gradients or a rejection: "
+        "repro.py shows it");
   }
   IssueSnippet snippet;
   bool changed = false;
   std::string tensors;
   std::vector<std::string> dense;
-  for (const ReproTensor& t : plan.tensors) {
+  std::vector<ReproTensor> all = plan.tensors;
+  if (grads) {
+    all.insert(all.end(), plan.grad_outputs.begin(), plan.grad_outputs.end());
+  }
+  for (const ReproTensor& t : all) {
     const ReproStorage& s = plan.storages[t.storage];
     const std::string device = DeviceKwarg(s);
     if (t.components.empty()) {
@@ -308,39 +314,16 @@ absl::StatusOr<IssueSnippet> NestedSnippet(const ReproPlan& plan,
       dense.push_back(t.name);
       continue;
     }
-    std::vector<std::string> sizes, strides, offsets, parts;
-    size_t at = 0;
-    for (size_t k = 0; k < t.components.size(); ++k) {
-      const StridedLayout& c = t.components[k];
+    std::vector<std::string> sizes, strides, offsets;
+    for (const StridedLayout& c : t.components) {
       sizes.push_back(StrCat("[", StrJoin(c.sizes, ", "), "]"));
       strides.push_back(StrCat("[", StrJoin(c.strides, ", "), "]"));
       offsets.push_back(StrCat(c.storage_offset));
-      const size_t n = static_cast<size_t>(ComputeNumel(c.sizes));
-      const std::vector<ReproElement> values(t.baseline.begin() + at,
-                                             t.baseline.begin() + at + n);
-      at += n;
-      // Each component's expression, inline when the list fits a line.
-      std::string part =
-          ValuesStatement("", Values{t.dtype, c.sizes, values, device}, "",
-                          Spelling::kList, changed);
-      part.pop_back();  // The newline.
-      parts.push_back(part);
     }
-    const std::string one_line =
-        StrCat("dense_", t.name, " = torch.nested.nested_tensor([",
-               StrJoin(parts, ", "), "])");
-    std::string dense_line = one_line + "\n";
-    if (one_line.size() > kWidth || one_line.find('\n') != std::string::npos) {
-      std::vector<std::string> names;
-      dense_line.clear();
-      for (size_t k = 0; k < parts.size(); ++k) {
-        StrAppend(&dense_line, t.name, k, " = ", parts[k], "\n");
-        names.push_back(StrCat(t.name, k));
-      }
-      StrAppend(&dense_line, "dense_", t.name,
-                " = torch.nested.nested_tensor([", StrJoin(names, ", "),
-                "])\n");
-    }
+    // The baseline: the same components, contiguous.
+    const std::string dense_line =
+        StrCat("dense_", t.name, " = torch.nested.nested_tensor(list(", t.name,
+               ".unbind()))\n");
     StrAppend(&tensors,
               ValuesStatement(StrCat(t.name, " = nested("),
                               Values{t.dtype,
@@ -356,13 +339,17 @@ absl::StatusOr<IssueSnippet> NestedSnippet(const ReproPlan& plan,
   }
   std::vector<std::string> params;
   const std::string def =
-      CallDef(plan, /*grads=*/false, returns, /*to_dense=*/false, params);
+      CallDef(plan, grads, returns, /*to_dense=*/false, params);
   std::string body = Check(plan, {}, {});
   // One import fewer: the snippet is short.
   body = absl::StrReplaceAll(body, {{"sys.exit(", "raise SystemExit("}});
-  if (plan.check == ReproCheck::kValues) {
+  if (plan.check != ReproCheck::kRejection) {
     body = absl::StrReplaceAll(body, {{"call(*dense)", "parts(call(*dense))"},
                                       {"call(*args)", "parts(call(*args))"}});
+  }
+  if (grads) {  // assert_close says where they differ: short, as it must be.
+    body = absl::StrReplaceAll(body, {{"print(\"expected:\", expected)\n", ""},
+                                      {"print(\"actual:  \", actual)\n", ""}});
   }
   snippet.python = StrCat(
       absl::StrContains(body, "sys.exit") ? "import sys\n" : "",
@@ -372,7 +359,10 @@ absl::StatusOr<IssueSnippet> NestedSnippet(const ReproPlan& plan,
       "torch.tensor(sizes), torch.tensor(strides),\n"
       "        offsets if torch.__version__ < \"2\" else "
       "torch.tensor(offsets))\n",
-      plan.check == ReproCheck::kValues
+      grads ? "def parts(gs):  # gradients, a nested one's components\n"
+              "    return [p for g in gs for p in (g.unbind() if g.is_nested "
+              "else [g])]\n"
+      : plan.check == ReproCheck::kValues
           ? "def parts(t):  # a nested result's components\n"
             "    return list(t.unbind()) if t.is_nested else [t]\n"
           : "",

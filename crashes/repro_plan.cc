@@ -203,6 +203,7 @@ absl::Status AddTensors(const Case& c, ReproPlan& plan) {
     t.storage = static_cast<int>(plan.storages.size()) - 1;
     t.dtype = spec.dtype;
     t.layout = spec.layout;
+    t.components = spec.components;
     t.baseline =
         DecodeAll(spec.dtype, ReadLogicalBytes(baseline.grad_outputs[i]));
     plan.grad_outputs.push_back(std::move(t));

@@ -133,21 +133,23 @@ def dense(dtype, sizes, elements, requires_grad=False, device="cpu"):
     return t.requires_grad_() if requires_grad else t
 
 
-def nested_view(base, sizes, strides, offsets):
+def nested_view(base, sizes, strides, offsets, requires_grad=False):
     """A nested tensor whose components have `sizes` and `strides` at
-    `offsets` in the storage `base`: how LibTorch's nested views are built.
-    LibTorch 1.13 takes the offsets as a list and a storage of exactly the
-    components' elements (no guard after it); 2.x takes them as a
-    tensor."""
+    `offsets` in the storage `base`: how LibTorch's nested views are built
+    (a leaf when it requires grad). LibTorch 1.13 takes the offsets as a
+    list and a storage of exactly the components' elements (no guard after
+    it); 2.x takes them as a tensor."""
     args = (base, torch.tensor(sizes, dtype=torch.int64),
             torch.tensor(strides, dtype=torch.int64))
     if int(torch.__version__.split(".")[0]) < 2:
-        return torch.ops.aten._nested_view_from_buffer(*args, offsets)
-    return torch.ops.aten._nested_view_from_buffer(
-        *args, torch.tensor(offsets, dtype=torch.int64))
+        t = torch.ops.aten._nested_view_from_buffer(*args, offsets)
+    else:
+        t = torch.ops.aten._nested_view_from_buffer(
+            *args, torch.tensor(offsets, dtype=torch.int64))
+    return t.detach().requires_grad_() if requires_grad else t
 
 
-def nested_dense(dtype, sizes, elements, device="cpu"):
+def nested_dense(dtype, sizes, elements, requires_grad=False, device="cpu"):
     """A contiguous nested baseline: components of `sizes` holding
     `elements`, one component after another."""
     parts, at = [], 0
@@ -155,7 +157,8 @@ def nested_dense(dtype, sizes, elements, device="cpu"):
         n = math.prod(s)
         parts.append(dense(dtype, tuple(s), elements[at:at + n], device=device))
         at += n
-    return torch.nested.nested_tensor(parts)
+    t = torch.nested.nested_tensor(parts)
+    return t.requires_grad_() if requires_grad else t
 
 
 def as_list(value):
@@ -412,16 +415,34 @@ constexpr char kBackward[] = R"py(def grad_inputs(args):
     return names, tensors
 
 
+def returned_tensors(value):
+    """The tensors a call returned, lists and tuples flattened, a nested
+    tensor whole."""
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in returned_tensors(v)]
+    return []
+
+
+def logical(grad):
+    """A gradient as it is compared: a nested one's components one after
+    another, as one flat tensor."""
+    if grad.is_nested:
+        return torch.cat([strided(c).reshape(-1) for c in grad.unbind()])
+    return strided(grad)
+
+
 def backward(returned, inputs, grad_outputs):
     """Gradients of `inputs` (zeros where unused) for the outputs that
     require grad, fed `grad_outputs` in order."""
-    outs = [t for t in flatten(returned) if t.requires_grad]
+    outs = [t for t in returned_tensors(returned) if t.requires_grad]
     if len(outs) != len(grad_outputs):
         raise RuntimeError("dpfuzz: %d outputs require grad but the case has "
                            "%d grad_outputs" % (len(outs), len(grad_outputs)))
     grads = torch.autograd.grad(outs, inputs, grad_outputs,
                                 allow_unused=True)
-    return [strided(g) if g is not None else torch.zeros_like(i)
+    return [logical(g if g is not None else torch.zeros_like(i))
             for g, i in zip(grads, inputs)]
 
 

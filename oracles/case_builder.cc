@@ -28,8 +28,9 @@ namespace {
 absl::StatusOr<TensorSpec> SpecLike(const at::Tensor& like, bool written,
                                     Device device, Rng& rng) {
   // A grad_output like a nested result: its components, laid out as
-  // nested inputs are (Note [Nested buffers by version]).
-  if (like.is_nested() && !written) {
+  // nested inputs are (Note [Nested buffers by version]); a nested tensor
+  // of scalars (a select of 1-d components) has none a spec can hold.
+  if (like.is_nested() && !written && like.dim() > 1) {
     DPFUZZ_ASSIGN_OR_RETURN(DType dtype, FromScalarType(like.scalar_type()));
     std::vector<Dims> sizes;
     for (const at::Tensor& component : like.unbind()) {
@@ -41,8 +42,8 @@ absl::StatusOr<TensorSpec> SpecLike(const at::Tensor& like, bool written,
     spec.device = device;
     return spec;
   }
-  // Nested out= tensors, sparse and other results without strides of
-  // their own.
+  // Nested out= tensors and tensors of scalars, sparse and other results
+  // without strides of their own.
   if (like.is_nested() || like.layout() != at::kStrided) {
     return absl::UnimplementedError(
         absl::StrCat("no strided spec is like a ", c10::str(like.layout()),

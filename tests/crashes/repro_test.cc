@@ -93,6 +93,8 @@ const KnownFinding kKnownFindings[] = {
      Verdict::kMismatch},
     {"_nested_from_padded-strided-size-tensor-read-as-contiguous",
      Verdict::kInternalAssert},
+    {"nested_mul-backward-reordered-grad-read-as-dense",
+     Verdict::kGradMismatch},
 };
 
 // The verdict `k`'s case gets on the LibTorch under test; kAgree where the

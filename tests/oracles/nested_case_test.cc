@@ -149,36 +149,6 @@ TEST(NestedCaseTest, ConstructorsFromPaddedAgreeWithTheirRows) {
   }
 }
 
-// Gradients through a nested op: a backward that reads the grad_output's
-// buffer as if its components were dense is found by its strided nested
-// grad_outputs; a correct backward never.
-#if TORCH_VERSION_MAJOR < 2
-constexpr char kNoNestedFunctions[] =
-    "1.13's custom autograd Functions refuse nested tensors (\"NestedTensorImpl "
-    "doesn't support sizes\"): the planted ops cannot differentiate themselves";
-#endif
-
-TEST(NestedCaseTest, GradientReadingTheBufferAsDenseIsFound) {
-#if TORCH_VERSION_MAJOR < 2
-  GTEST_SKIP() << kNoNestedFunctions;
-#endif
-  std::map<Verdict, int> v = Verdicts(Spec("grad_buffer_double"), 200);
-  EXPECT_GT(v[Verdict::kGradMismatch], 0);
-  EXPECT_EQ(v[Verdict::kMismatch], 0);  // Its forward is right.
-}
-
-TEST(NestedCaseTest, CorrectNestedGradientHasNoFinding) {
-#if TORCH_VERSION_MAJOR < 2
-  GTEST_SKIP() << kNoNestedFunctions;
-#endif
-  std::map<Verdict, int> v = Verdicts(Spec("good_double"), 300);
-  for (const auto& [verdict, count] : v) {
-    EXPECT_FALSE(IsFinding(verdict))
-        << count << " cases gave " << VerdictName(verdict);
-  }
-  EXPECT_GT(v[Verdict::kAgree], 100);
-}
-
 // The schema-driven path: a library's op with a nested kernel
 // (TORCH_LIBRARY_IMPL(planted_nested, NestedTensorCPU, m)) gets a generic
 // nested spec from its schema alone, which finds the buffer read as dense

@@ -20,19 +20,14 @@ PlantedOp Unary(const std::string& name, Verdict expected, int min_rank = 0) {
   return PlantedOp{spec, expected};
 }
 
-// A nested spec: one nested float tensor of ragged components. The ops
-// that differentiate themselves have their gradients judged, and no unbind
-// reference: on a dense batch of one they return a nested tensor.
-PlantedOp NestedUnary(const std::string& name, Verdict expected,
-                      bool differentiable = false) {
+// A nested spec: one nested float tensor of ragged components.
+PlantedOp NestedUnary(const std::string& name, Verdict expected) {
   OpSpec spec;
-  spec.differentiable = differentiable;
   spec.op = "planted_nested::" + name;
   spec.family = "planted";
   spec.dtypes = {DType::kFloat32};
   spec.nested = true;
-  spec.nested_reference = differentiable ? NestedReference::kNone
-                                         : NestedReference::kPerComponent;
+  spec.nested_reference = NestedReference::kPerComponent;
   spec.make_args = [](Rng& rng, DType dtype) {
     return std::vector<Argument>{Arg(
         "self", NestedValues(GenerateComponentSizes(rng.Uniform(1, 3), {}, rng),
@@ -47,9 +42,6 @@ const std::vector<PlantedOp>& PlantedNestedOps() {
   static const auto* ops = new std::vector<PlantedOp>{
       NestedUnary("buffer_relu", Verdict::kMismatch),
       NestedUnary("good_relu", Verdict::kAgree),
-      NestedUnary("grad_buffer_double", Verdict::kGradMismatch,
-                  /*differentiable=*/true),
-      NestedUnary("good_double", Verdict::kAgree, /*differentiable=*/true),
   };
   return *ops;
 }
