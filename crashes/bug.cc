@@ -283,15 +283,15 @@ ConfidenceJudgement ConfidenceOf(const Finding& f) {
   if (f.outcome.verdict == Verdict::kDeviceMismatch) {
     // Note [Device differences by design] in oracles/run_case.cc.
     const std::vector<std::string> written = WrittenArgumentsOf(c);
-    const std::string first =
-        absl::StrCat(written.empty() ? "output 0" : written.front(), " on cuda");
+    const std::string first = absl::StrCat(
+        written.empty() ? "output 0" : written.front(), " on cuda");
     if (f.outcome.evidence.where != first) {
-      return {Confidence::kLow,
-              absl::StrCat(
-                  "CUDA and the CPU differ in ", f.outcome.evidence.where,
-                  ", not in the op's first result: kernels of different "
-                  "devices may fill auxiliary outputs (indices into "
-                  "workspaces, saved statistics) differently")};
+      return {
+          Confidence::kLow,
+          absl::StrCat("CUDA and the CPU differ in ", f.outcome.evidence.where,
+                       ", not in the op's first result: kernels of different "
+                       "devices may fill auxiliary outputs (indices into "
+                       "workspaces, saved statistics) differently")};
     }
   }
   if (const std::string index = RepeatedIndexWithoutAccumulate(c);

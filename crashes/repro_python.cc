@@ -173,11 +173,10 @@ std::string ComponentLists(const Components& components) {
 
 std::string ViewLine(const ReproTensor& t, const std::string& storage) {
   if (!t.components.empty()) {
-    return absl::StrCat("    ", t.name, " = nested_view(", storage, ", ",
-                        ComponentLists(t.components),
-                        t.requires_grad ? ",\n                requires_grad=True"
-                                        : "",
-                        ")\n");
+    return absl::StrCat(
+        "    ", t.name, " = nested_view(", storage, ", ",
+        ComponentLists(t.components),
+        t.requires_grad ? ",\n                requires_grad=True" : "", ")\n");
   }
   const std::string line = absl::StrCat(
       "    ", t.name, " = view(", storage, ", ", Tuple(t.layout.sizes), ", ",

@@ -84,8 +84,7 @@ TensorSpec NestedValues(const std::vector<Dims>& sizes, DType dtype, Rng& rng) {
   return spec;
 }
 
-TensorSpec Explicit(const Dims& sizes, std::vector<double> data,
-                    DType dtype) {
+TensorSpec Explicit(const Dims& sizes, std::vector<double> data, DType dtype) {
   ValueRecipe recipe;
   recipe.distribution = Distribution::kExplicit;
   recipe.data = std::move(data);

@@ -217,9 +217,8 @@ void AddNestedOps(std::vector<OpSpec>& ops) {
                        numeric, ToPaddedArgs, NestedReference::kPadded));
   ops.push_back(Nested("aten::_nested_from_padded", "", Comparison::kExact,
                        floats, FromPaddedArgs, NestedReference::kFromPadded));
-  ops.push_back(Nested("aten::_nested_tensor_from_mask", "",
-                       Comparison::kExact, floats, FromMaskArgs,
-                       NestedReference::kFromPadded));
+  ops.push_back(Nested("aten::_nested_tensor_from_mask", "", Comparison::kExact,
+                       floats, FromMaskArgs, NestedReference::kFromPadded));
 }
 
 }  // namespace dpfuzz

@@ -63,8 +63,8 @@ std::optional<CaseOutcome> CompareResult(const at::Tensor& expected,
       }
       return MakeFinding(
           Verdict::kMismatch,
-          Described(part, absl::StrCat("expected ", c10::str(e[i].sizes()),
-                                       " ", c10::toString(e[i].scalar_type()),
+          Described(part, absl::StrCat("expected ", c10::str(e[i].sizes()), " ",
+                                       c10::toString(e[i].scalar_type()),
                                        ", got ", c10::str(a[i].sizes()), " ",
                                        c10::toString(a[i].scalar_type()))));
     }
@@ -98,8 +98,7 @@ std::optional<CaseOutcome> CompareResults(const CallResult& expected,
 std::optional<CaseOutcome> CheckPromises(const CallResult& result,
                                          FindingKind kind) {
   for (size_t i = 0; i < result.outputs.size(); ++i) {
-    std::optional<std::string> broken =
-        CheckNestedPromises(result.outputs[i]);
+    std::optional<std::string> broken = CheckNestedPromises(result.outputs[i]);
     if (!broken.has_value()) continue;
     CaseOutcome finding =
         MakeFinding(Verdict::kLayoutContract,
@@ -231,12 +230,9 @@ std::optional<CaseOutcome> CheckPaddedReference(const Case& c,
 // contiguous nested grad_outputs, against the variant's, with the case's
 // strided ones, component by component. Both sides refusing backward
 // (an op without a nested derivative) is no finding.
-std::optional<CaseOutcome> CompareGradients(const Case& c,
-                                            const CaseTensors& baseline,
-                                            const CaseTensors& variant,
-                                            const CallResult& b,
-                                            const CallResult& v,
-                                            Comparison comparison) {
+std::optional<CaseOutcome> CompareGradients(
+    const Case& c, const CaseTensors& baseline, const CaseTensors& variant,
+    const CallResult& b, const CallResult& v, Comparison comparison) {
   const Gradients g = RunBothBackward(baseline, variant, b, v);
   const CallResult& gb = g.baseline;
   const CallResult& gv = g.variant;
@@ -259,8 +255,9 @@ std::optional<CaseOutcome> CompareGradients(const Case& c,
 // the corner of row i of the case's first tensor argument (the padded
 // one), of the component's sizes; built with ATen's narrow on the dense
 // contiguous baseline. A result that is not is a baseline failure.
-std::optional<CaseOutcome> CheckFromPaddedReference(
-    const Case& c, const CaseTensors& baseline, const CallResult& b) {
+std::optional<CaseOutcome> CheckFromPaddedReference(const Case& c,
+                                                    const CaseTensors& baseline,
+                                                    const CallResult& b) {
   const TensorSpec* first = nullptr;
   std::string name;
   for (const Argument& arg : c.args) {
@@ -280,9 +277,8 @@ std::optional<CaseOutcome> CheckFromPaddedReference(
   // here: a baseline failure (the op does not check its arguments, or is
   // wrong on any layout), never a layout bug.
   const auto baseline_failure = [](std::string where, std::string detail) {
-    CaseOutcome finding = MakeFinding(Verdict::kMismatch,
-                                      Described(std::move(where),
-                                                std::move(detail)));
+    CaseOutcome finding = MakeFinding(
+        Verdict::kMismatch, Described(std::move(where), std::move(detail)));
     finding.kind = FindingKind::kBaselineFailure;
     return finding;
   };
@@ -364,8 +360,8 @@ absl::StatusOr<CaseOutcome> RunNestedCase(const OpSpec& spec, const Case& c) {
   // those whose baseline gives the same results twice (kRuleCheckDeterminism).
   bool values = !(spec.rules & kRuleNondeterministic);
   if (values && (spec.rules & kRuleCheckDeterminism)) {
-    DPFUZZ_ASSIGN_OR_RETURN(
-        CallResult again, Invoke(op, c, MaterializeBaseline(variant).args));
+    DPFUZZ_ASSIGN_OR_RETURN(CallResult again,
+                            Invoke(op, c, MaterializeBaseline(variant).args));
     if (std::optional<CaseOutcome> broken =
             CheckPromises(again, FindingKind::kBaselineFailure)) {
       return *broken;

@@ -21,8 +21,7 @@ std::optional<int64_t> DimOf(const Case& c) {
   const c10::optional<c10::OperatorHandle> op =
       c10::Dispatcher::singleton().findSchema({c.op, c.overload});
   if (!op.has_value()) return std::nullopt;
-  const c10::optional<int> index =
-      op->schema().argumentIndexWithName("dim");
+  const c10::optional<int> index = op->schema().argumentIndexWithName("dim");
   if (!index.has_value()) return std::nullopt;
   const auto& fallback = op->schema().arguments()[*index].default_value();
   if (!fallback.has_value() || !fallback->isInt()) return std::nullopt;

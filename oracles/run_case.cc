@@ -296,14 +296,14 @@ bool ReturnsTensors(const c10::OperatorHandle& op) {
 // `cpu` and `device` with every output pair that differs by design
 // (Note [Device differences by design]) undefined on both sides.
 void LeaveOutDesignDifferences(Results& cpu, Results& device) {
-  for (size_t i = 0; i < cpu.tensors.size() && i < device.tensors.size();
-       ++i) {
+  for (size_t i = 0; i < cpu.tensors.size() && i < device.tensors.size(); ++i) {
     at::Tensor& a = cpu.tensors[i];
     at::Tensor& b = device.tensors[i];
     if (!a.defined() || !b.defined() || a.is_nested() || b.is_nested()) {
       continue;
     }
-    bool by_design = a.sizes() != b.sizes() || a.scalar_type() != b.scalar_type();
+    bool by_design =
+        a.sizes() != b.sizes() || a.scalar_type() != b.scalar_type();
     if (!by_design && at::isFloatingType(a.scalar_type()) &&
         a.layout() == at::kStrided && b.layout() == at::kStrided) {
       const at::Tensor b_cpu = b.detach().cpu();
@@ -330,9 +330,8 @@ absl::StatusOr<std::optional<CaseOutcome>> CompareDevices(
   if (cpu.outcome != CallOutcome::kOk) return std::optional<CaseOutcome>();
   Results cpu_results = ResultsOf(cpu, on_cpu.args, written);
   LeaveOutDesignDifferences(cpu_results, on_device);
-  std::optional<CaseOutcome> diff =
-      CompareResults(judged, c, cpu_results, on_device, cpu_reference,
-                     SelfOf(on_cpu));
+  std::optional<CaseOutcome> diff = CompareResults(
+      judged, c, cpu_results, on_device, cpu_reference, SelfOf(on_cpu));
   if (diff.has_value()) {
     diff->verdict = Verdict::kDeviceMismatch;
     diff->evidence.where = absl::StrCat(diff->evidence.where, " on cuda");

@@ -84,8 +84,8 @@ TEST(CrashSignatureTest, HeapCorruptionIsKnownByGlibcsMessages) {
        {"free(): invalid pointer", "double free or corruption (out)",
         "malloc(): corrupted top size", "invalid fastbin entry (free)",
         "corrupted size vs. prev_size", "munmap_chunk(): invalid pointer"}) {
-    EXPECT_TRUE(ReportsHeapCorruption({"dpfuzz-worker: caught SIGABRT",
-                                       message}))
+    EXPECT_TRUE(
+        ReportsHeapCorruption({"dpfuzz-worker: caught SIGABRT", message}))
         << message;
   }
   EXPECT_FALSE(ReportsHeapCorruption(

@@ -68,8 +68,9 @@ TEST(GenericNestedSpecTest, ExclusionsSayWhy) {
             "");
   EXPECT_EQ(*GenericNestedExclusion(SplitOverload("aten::relu_")),
             kNestedWritesArguments);
-  EXPECT_EQ(*GenericNestedExclusion(SplitOverload("aten::_nested_tensor_strides")),
-            kResultIsLayout);
+  EXPECT_EQ(
+      *GenericNestedExclusion(SplitOverload("aten::_nested_tensor_strides")),
+      kResultIsLayout);
   EXPECT_EQ(*GenericNestedExclusion(SplitOverload("aten::cumsum")),
             kNoNestedKernel);
   EXPECT_FALSE(GenericNestedExclusion(SplitOverload("aten::no_such_op")).ok());

@@ -78,8 +78,7 @@ TEST(NestedCaseTest, CuratedNestedSpecsRun) {
     if (!spec.nested) continue;
     ++specs;
     EXPECT_EQ(FindOp(SpecName(spec)), &spec);
-    Verdicts(spec, 20,
-             spec.nested_reference != NestedReference::kFromPadded);
+    Verdicts(spec, 20, spec.nested_reference != NestedReference::kFromPadded);
   }
   EXPECT_GE(specs, 10);
 }
@@ -96,8 +95,8 @@ TEST(NestedCaseTest, GradientsOfLibTorchNestedOpsAgree) {
     int with_grads = 0;
     Rng rng(4);
     for (int i = 0; i < 60; ++i) {
-      absl::StatusOr<std::optional<Case>> c = BuildCase(
-          *spec, DType::kFloat64, Variant::kFunctional, rng.Next());
+      absl::StatusOr<std::optional<Case>> c =
+          BuildCase(*spec, DType::kFloat64, Variant::kFunctional, rng.Next());
       ASSERT_TRUE(c.ok()) << c.status();
       if (!c->has_value() || (*c)->grad_outputs.empty()) continue;
       ++with_grads;
@@ -106,8 +105,8 @@ TEST(NestedCaseTest, GradientsOfLibTorchNestedOpsAgree) {
       ASSERT_TRUE(o.ok()) << o.status();
       for (Verdict wrong : {Verdict::kGradMismatch, Verdict::kMismatch,
                             Verdict::kNanIntroduced}) {
-        EXPECT_NE(o->verdict, wrong)
-            << o->evidence.detail << "\n" << CaseToString(**c);
+        EXPECT_NE(o->verdict, wrong) << o->evidence.detail << "\n"
+                                     << CaseToString(**c);
       }
     }
     EXPECT_GT(with_grads, 10);
@@ -132,9 +131,8 @@ TEST(NestedCaseTest, ConstructorsFromPaddedAgreeWithTheirRows) {
     int agree = 0;
     Rng rng(2);
     for (int i = 0; i < 100; ++i) {
-      absl::StatusOr<std::optional<Case>> c =
-          BuildCase(*spec, DType::kFloat32, Variant::kFunctional, rng.Next(),
-                    forward);
+      absl::StatusOr<std::optional<Case>> c = BuildCase(
+          *spec, DType::kFloat32, Variant::kFunctional, rng.Next(), forward);
       ASSERT_TRUE(c.ok()) << c.status();
       if (!c->has_value()) continue;
       EXPECT_FALSE(HasNestedTensor(**c));
@@ -143,7 +141,8 @@ TEST(NestedCaseTest, ConstructorsFromPaddedAgreeWithTheirRows) {
       agree += o->verdict == Verdict::kAgree;
       EXPECT_EQ(o->evidence.detail.find("is not the corner of row"),
                 std::string::npos)
-          << o->evidence.detail << "\n" << CaseToString(**c);
+          << o->evidence.detail << "\n"
+          << CaseToString(**c);
     }
     EXPECT_GT(agree, 30);
   }
