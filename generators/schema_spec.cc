@@ -333,6 +333,19 @@ bool HasKernelOn(const OverloadName& name, Device device) {
                                                    : c10::DispatchKey::CPU});
 }
 
+namespace {
+
+// The rules of every generic spec: determinism checked; random ops and
+// tied indices known from the schema.
+uint32_t GenericRules(const OverloadName& name,
+                      const c10::FunctionSchema& schema) {
+  return kRuleCheckDeterminism |
+         (IsRandomOp(name) ? kRuleNondeterministic : 0u) |
+         (ReturnsValuesAndIndices(schema) ? kRuleTiedIndices : 0u);
+}
+
+}  // namespace
+
 bool HasNestedKernelOn(const OverloadName& name, Device device) {
   c10::optional<c10::OperatorHandle> h = Find(name.op, name.overload);
   return h.has_value() && h->hasKernelForDispatchKey(NestedKey(device));
@@ -366,9 +379,7 @@ absl::StatusOr<OpSpec> GenericNestedOpSpec(const OverloadName& name) {
   spec.nested = true;
   spec.differentiable = true;
   spec.comparison = Comparison::kTolerance;
-  spec.rules = kRuleCheckDeterminism |
-               (IsRandomOp(name) ? kRuleNondeterministic : 0u) |
-               (ReturnsValuesAndIndices(schema) ? kRuleTiedIndices : 0u);
+  spec.rules = GenericRules(name, schema);
   spec.dtypes = AllDTypes();
   spec.make_args = [schema](Rng& rng, DType dtype) {
     // UndrawableReason was empty, so the draw cannot fail.
@@ -400,9 +411,7 @@ absl::StatusOr<OpSpec> GenericOpSpec(const OverloadName& name) {
   spec.family = "generic";
   spec.differentiable = true;
   spec.comparison = Comparison::kTolerance;
-  spec.rules = kRuleCheckDeterminism |
-               (IsRandomOp(name) ? kRuleNondeterministic : 0u) |
-               (ReturnsValuesAndIndices(schema) ? kRuleTiedIndices : 0u);
+  spec.rules = GenericRules(name, schema);
   spec.dtypes = AllDTypes();
   spec.seeds_only = UndrawableReason(schema);
   if (spec.seeds_only.empty()) {

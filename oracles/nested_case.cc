@@ -236,9 +236,8 @@ std::optional<CaseOutcome> CompareGradients(
   const Gradients g = RunBothBackward(baseline, variant, b, v);
   const CallResult& gb = g.baseline;
   const CallResult& gv = g.variant;
-  if (std::optional<CaseOutcome> errors = JudgeErrors(gb, gv, c, "backward")) {
-    if (errors->verdict == Verdict::kBothRejected) return std::nullopt;
-    return errors;
+  if (std::optional<CaseOutcome> e = JudgeErrors(gb, gv, c, "backward")) {
+    return e->verdict == Verdict::kBothRejected ? std::nullopt : e;
   }
   const std::vector<std::string> names = GradInputNames(variant.args);
   for (size_t i = 0; i < gb.outputs.size() && i < gv.outputs.size(); ++i) {

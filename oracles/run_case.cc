@@ -195,8 +195,8 @@ std::optional<CaseOutcome> CheckBackward(
     if (errors->verdict == Verdict::kBothRejected) return std::nullopt;
     return errors;
   }
-  const std::vector<std::string> names = GradInputNames(variant.args);
   const std::vector<at::Tensor> leaves = GradInputs(variant.args);
+  const std::vector<std::string> names = GradInputNames(variant.args);
   for (size_t i = 0; i < gb.outputs.size() && i < gv.outputs.size(); ++i) {
     // Note [Gradients of overlapping leaves]: such a leaf's gradients (and
     // their float64 reference and magnitudes) are compared summed per
