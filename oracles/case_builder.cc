@@ -32,9 +32,13 @@ absl::StatusOr<TensorSpec> SpecLike(const at::Tensor& like, bool written,
   // of scalars (a select of 1-d components) has none a spec can hold.
   if (like.is_nested() && !written && like.dim() > 1) {
     DPFUZZ_ASSIGN_OR_RETURN(DType dtype, FromScalarType(like.scalar_type()));
+    // From the metadata: an op's nested result may point outside its
+    // buffer (oracles/nested_promises.h), which unbind would refuse.
+    const at::Tensor rows = like._nested_tensor_size().contiguous();
     std::vector<Dims> sizes;
-    for (const at::Tensor& component : like.unbind()) {
-      sizes.push_back(component.sizes().vec());
+    for (int64_t i = 0; i < rows.size(0); ++i) {
+      const int64_t* row = rows.data_ptr<int64_t>() + i * rows.size(1);
+      sizes.emplace_back(row, row + rows.size(1));
     }
     TensorSpec spec = NestedValues(sizes, dtype, rng);
     spec.components =
