@@ -94,12 +94,45 @@ std::string FrameName(absl::string_view line) {
 
 bool ReportsHeapCorruption(const std::vector<std::string>& last_lines) {
   for (const std::string& line : last_lines) {
+    // Killed inside the allocator itself (SIGSEGV in malloc or free): its
+    // bookkeeping was overwritten.
+    if ((absl::StrContains(line, "libc.so") ||
+         absl::StrContains(line, "libc_malloc_debug.so")) &&
+        (absl::StrContains(line, "(malloc+") ||
+         absl::StrContains(line, "(free+") ||
+         absl::StrContains(line, "(realloc+") ||
+         absl::StrContains(line, "(calloc+") ||
+         absl::StrContains(line, "(_int_malloc+") ||
+         absl::StrContains(line, "(_int_free+"))) {
+      return true;
+    }
     for (absl::string_view word :
          {"malloc(): ", "free(): ", "realloc(): ", "double free", "corrupted ",
           "munmap_chunk(): ", "malloc_consolidate(): ",
           "invalid fastbin entry"}) {
       if (absl::StrContains(line, word)) return true;
     }
+  }
+  return false;
+}
+
+bool SegfaultInLibTorch(const std::vector<std::string>& last_lines) {
+  bool segfault = false;
+  for (const std::string& line : last_lines) {
+    if (absl::StrContains(line, "caught SIGSEGV") ||
+        absl::StrContains(line, "caught SIGBUS")) {
+      segfault = true;
+      continue;
+    }
+    if (!segfault || !absl::StrContains(line, "[0x")) continue;
+    const size_t open = line.find('(');
+    if (open == std::string::npos) continue;
+    absl::string_view module = absl::string_view(line).substr(0, open);
+    module = module.substr(module.rfind('/') + 1);
+    if (IsRuntimeModule(module)) continue;
+    // The first frame outside the C and C++ runtimes.
+    return absl::StartsWith(module, "libtorch") ||
+           absl::StartsWith(module, "libc10");
   }
   return false;
 }

@@ -30,10 +30,17 @@ std::string NormalizeCrashText(absl::string_view text);
 
 // True when the last lines hold glibc's allocator's fatal message
 // ("free(): invalid pointer", "double free or corruption (out)",
-// "malloc(): corrupted top size", "invalid fastbin entry (free)"): heap
-// corruption, noticed wherever memory
-// was next freed or allocated, not where it was corrupted.
+// "malloc(): corrupted top size", "invalid fastbin entry (free)") or a
+// frame of malloc or free itself (a segfault in the allocator): heap
+// corruption, noticed wherever memory was next freed or allocated, not
+// where it was corrupted.
 bool ReportsHeapCorruption(const std::vector<std::string>& last_lines);
+
+// True when the last lines show a segfault (SIGSEGV, SIGBUS) whose first
+// frame outside the C and C++ runtimes is LibTorch's (libtorch*, libc10*):
+// out of an op call, LibTorch code touching what an op left broken (the
+// destructor of a tensor it returned with corrupt metadata).
+bool SegfaultInLibTorch(const std::vector<std::string>& last_lines);
 
 // "SIGSEGV"; "signal 77" for one without a name; "exit" for 0 (no signal).
 std::string SignalName(int signal);

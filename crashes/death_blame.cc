@@ -11,7 +11,8 @@ std::optional<CallSide> BlamedSide(Verdict verdict,
   if (phase->in_call) return phase->side;
   const bool after_a_call =
       verdict == Verdict::kOom ||
-      (verdict == Verdict::kCrash && ReportsHeapCorruption(last_lines));
+      (verdict == Verdict::kCrash &&
+       (ReportsHeapCorruption(last_lines) || SegfaultInLibTorch(last_lines)));
   if (after_a_call && phase->called) return phase->last_called;
   return std::nullopt;
 }

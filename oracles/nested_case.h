@@ -18,8 +18,8 @@
 // reads the buffer as if every component were contiguous fails the first
 // comparison; one wrong even on contiguous components fails the second.
 // Each nested result must also keep its own layout's promises
-// (oracles/nested_promises.h: components inside the buffer, contiguous
-// when it says so): a layout contract finding, the baseline's own failure
+// (oracles/nested_promises.h: one row of metadata per component, each
+// inside its buffer): a layout contract finding, the baseline's own failure
 // when its result breaks one. As for dense ops, a random op's results, or
 // a generic op's whose baseline gives other results when run again, are
 // compared by sizes and dtypes only.

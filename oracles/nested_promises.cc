@@ -2,13 +2,13 @@
 
 #include <ATen/NestedTensorImpl.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/torch_compat.h"
+#include "generators/geometry.h"
 
 namespace dpfuzz {
 namespace {
@@ -23,34 +23,6 @@ std::vector<std::vector<int64_t>> Rows(const at::Tensor& metadata) {
     rows.emplace_back(data + i * m.size(1), data + (i + 1) * m.size(1));
   }
   return rows;
-}
-
-std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& sizes) {
-  std::vector<int64_t> strides(sizes.size());
-  int64_t step = 1;
-  for (size_t d = sizes.size(); d-- > 0;) {
-    strides[d] = step;
-    step *= std::max<int64_t>(sizes[d], 1);
-  }
-  return strides;
-}
-
-int64_t Numel(const std::vector<int64_t>& sizes) {
-  int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
-  return n;
-}
-
-// Strides that agree with contiguous ones wherever they matter: dims of
-// size 1 (and components without elements) may have any stride.
-bool ContiguousOrEmpty(const std::vector<int64_t>& sizes,
-                       const std::vector<int64_t>& strides) {
-  if (Numel(sizes) == 0) return true;
-  const std::vector<int64_t> expected = ContiguousStrides(sizes);
-  for (size_t d = 0; d < sizes.size(); ++d) {
-    if (sizes[d] != 1 && strides[d] != expected[d]) return false;
-  }
-  return true;
 }
 
 std::string Row(const std::vector<int64_t>& row) {
@@ -91,7 +63,7 @@ std::optional<std::string> CheckNestedPromises(const at::Tensor& result) {
   const int64_t buffer = static_cast<int64_t>(
       at::native::get_nested_tensor_impl(result)->get_buffer_size());
   for (size_t i = 0; i < n; ++i) {
-    if (Numel(sizes[i]) == 0) continue;
+    if (ComputeNumel(sizes[i]) == 0) continue;
     int64_t end = offsets[i] + 1;
     for (size_t d = 0; d < sizes[i].size(); ++d) {
       end += (sizes[i][d] - 1) * strides[i][d];
@@ -102,19 +74,6 @@ std::optional<std::string> CheckNestedPromises(const at::Tensor& result) {
                           ", offset ", offsets[i], ") reaches element ",
                           end - 1, " of a buffer of ", buffer);
     }
-  }
-  if (!result.is_contiguous()) return std::nullopt;
-  int64_t next = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (!ContiguousOrEmpty(sizes[i], strides[i]) ||
-        (Numel(sizes[i]) > 0 && offsets[i] != next)) {
-      return absl::StrCat(
-          "the nested result says it is contiguous, but component ", i,
-          " has sizes ", Row(sizes[i]), ", strides ", Row(strides[i]),
-          " and offset ", offsets[i], " where contiguous components put it at ",
-          next, " with strides ", Row(ContiguousStrides(sizes[i])));
-    }
-    next += Numel(sizes[i]);
   }
   return std::nullopt;
 }

@@ -2,15 +2,13 @@
 //
 // A nested tensor keeps, beside its buffer, each component's sizes,
 // strides and storage offset (_nested_tensor_size, _nested_tensor_strides,
-// the offsets). Kernels trust them: one that sees is_contiguous() reads the
-// buffer as the components one after another, each row-major. So a nested
-// result must keep:
+// the offsets). Kernels and unbind trust them, so a nested result must
+// keep:
 // - one row of sizes, strides and an offset per component, sizes and
 //   strides of the components' rank, no negative size, stride or offset;
-// - every component inside its buffer;
-// - when it says it is contiguous, components that tile its buffer in
-//   order: each with contiguous strides, the first at offset 0, each next
-//   one right after the one before.
+// - every component inside its buffer.
+// (Whether it is contiguous LibTorch computes from the same metadata, so
+// that claim cannot contradict it.)
 //
 //   if (std::optional<std::string> broken = CheckNestedPromises(result)) ...
 

@@ -293,27 +293,39 @@ bool ReturnsTensors(const c10::OperatorHandle& op) {
   return false;
 }
 
-// `cpu` and `device` with every output pair that differs by design
-// (Note [Device differences by design]) undefined on both sides.
-void LeaveOutDesignDifferences(Results& cpu, Results& device) {
+// `cpu` and `device` with every output pair of another shape or dtype on
+// each device undefined on both sides (Note [Device differences by
+// design]).
+void LeaveOutOtherShapes(Results& cpu, Results& device) {
   for (size_t i = 0; i < cpu.tensors.size() && i < device.tensors.size(); ++i) {
     at::Tensor& a = cpu.tensors[i];
     at::Tensor& b = device.tensors[i];
-    if (!a.defined() || !b.defined() || a.is_nested() || b.is_nested()) {
+    if (a.defined() && b.defined() && !a.is_nested() && !b.is_nested() &&
+        (a.sizes() != b.sizes() || a.scalar_type() != b.scalar_type())) {
+      a = b = at::Tensor();
+    }
+  }
+}
+
+// The index of the output named `where` whose two sides agree up to sign
+// (floating, strided), or nullopt: that difference is by design.
+std::optional<size_t> EqualUpToSign(const Results& cpu, const Results& device,
+                                    const std::string& where) {
+  for (size_t i = 0; i < cpu.names.size() && i < device.tensors.size(); ++i) {
+    const at::Tensor& a = cpu.tensors[i];
+    const at::Tensor& b = device.tensors[i];
+    if (cpu.names[i] != where || !a.defined() || !b.defined() ||
+        a.is_nested() || !at::isFloatingType(a.scalar_type()) ||
+        a.layout() != at::kStrided || b.layout() != at::kStrided) {
       continue;
     }
-    bool by_design =
-        a.sizes() != b.sizes() || a.scalar_type() != b.scalar_type();
-    if (!by_design && at::isFloatingType(a.scalar_type()) &&
-        a.layout() == at::kStrided && b.layout() == at::kStrided) {
-      const at::Tensor b_cpu = b.detach().cpu();
-      by_design =
-          CompareValues(a, b_cpu, Comparison::kTolerance).has_value() &&
-          !CompareValues(a.detach().abs(), b_cpu.abs(), Comparison::kTolerance)
-               .has_value();
+    if (!CompareValues(a.detach().abs(), b.detach().cpu().abs(),
+                       Comparison::kTolerance)
+             .has_value()) {
+      return i;
     }
-    if (by_design) a = b = at::Tensor();
   }
+  return std::nullopt;
 }
 
 // The CPU-vs-CUDA oracle: the case's call on `on_cpu` (the baseline's
@@ -329,9 +341,20 @@ absl::StatusOr<std::optional<CaseOutcome>> CompareDevices(
   DPFUZZ_ASSIGN_OR_RETURN(CallResult cpu, Invoke(op, c, on_cpu.args));
   if (cpu.outcome != CallOutcome::kOk) return std::optional<CaseOutcome>();
   Results cpu_results = ResultsOf(cpu, on_cpu.args, written);
-  LeaveOutDesignDifferences(cpu_results, on_device);
-  std::optional<CaseOutcome> diff = CompareResults(
-      judged, c, cpu_results, on_device, cpu_reference, SelfOf(on_cpu));
+  LeaveOutOtherShapes(cpu_results, on_device);
+  std::optional<CaseOutcome> diff;
+  // Compared again without each output found to differ only in sign: the
+  // extra comparison only where a difference was found.
+  for (;;) {
+    diff = CompareResults(judged, c, cpu_results, on_device, cpu_reference,
+                          SelfOf(on_cpu));
+    const std::optional<size_t> sign =
+        diff.has_value()
+            ? EqualUpToSign(cpu_results, on_device, diff->evidence.where)
+            : std::nullopt;
+    if (!sign.has_value()) break;
+    cpu_results.tensors[*sign] = on_device.tensors[*sign] = at::Tensor();
+  }
   if (diff.has_value()) {
     diff->verdict = Verdict::kDeviceMismatch;
     diff->evidence.where = absl::StrCat(diff->evidence.where, " on cuda");

@@ -88,8 +88,32 @@ TEST(CrashSignatureTest, HeapCorruptionIsKnownByGlibcsMessages) {
         ReportsHeapCorruption({"dpfuzz-worker: caught SIGABRT", message}))
         << message;
   }
+  // A segfault inside the allocator: its bookkeeping was overwritten.
+  EXPECT_TRUE(ReportsHeapCorruption(
+      {"dpfuzz-worker: caught SIGSEGV",
+       "/lib/x86_64-linux-gnu/libc_malloc_debug.so.0(malloc+0xd5)[0x7f]",
+       "/lib/x86_64-linux-gnu/libstdc++.so.6(_Znwm+0x1c)[0x7f]"}));
+  EXPECT_FALSE(ReportsHeapCorruption(
+      {"dpfuzz-worker: caught SIGSEGV",
+       "/usr/lib/libtorch_cpu.so(_ZN2at6native3addEv+0x10)[0x7f]"}));
   EXPECT_FALSE(ReportsHeapCorruption(
       {"terminate called after throwing an instance of 'c10::Error'"}));
+}
+
+// Out of an op call, a segfault in LibTorch's code is about what an op
+// left behind; one in dpfuzz's own code, or an abort, is not.
+TEST(CrashSignatureTest, SegfaultsInLibTorchAreKnownByTheirFirstFrame) {
+  EXPECT_TRUE(SegfaultInLibTorch(
+      {"dpfuzz-worker: caught SIGSEGV",
+       "/lib/x86_64-linux-gnu/libc.so.6(+0x3bfd0)[0x7f]",
+       "/x/torch/lib/libc10.so(_ZN3c1010TensorImplD1Ev+0x59)[0x7f]",
+       "/x/build/fuzz/dpfuzz(+0x12efdd)[0x55]"}));
+  EXPECT_FALSE(SegfaultInLibTorch(
+      {"dpfuzz-worker: caught SIGSEGV", "/x/build/fuzz/dpfuzz(+0x12efdd)[0x55]",
+       "/x/torch/lib/libtorch_cpu.so(+0x5e6a2c3)[0x7f]"}));
+  EXPECT_FALSE(SegfaultInLibTorch(
+      {"dpfuzz-worker: caught SIGABRT",
+       "/x/torch/lib/libc10.so(_ZN3c1010TensorImplD1Ev+0x59)[0x7f]"}));
 }
 
 TEST(CrashSignatureTest, SignalNames) {
