@@ -19,6 +19,7 @@
 #include "common/torch_compat.h"
 #include "crashes/crash_handler.h"
 #include "crashes/finding.h"
+#include "crashes/layout_corpus.h"
 #include "crashes/ticket.h"
 #include "crashes/worker_report.h"
 #include "crashes/worker_slot.h"
@@ -93,6 +94,16 @@ class Worker {
     if (!config.seeds_dir.empty()) {
       absl::StatusOr<SeedCorpus> seeds = SeedCorpus::Open(config.seeds_dir);
       if (seeds.ok()) seeds_ = std::move(*seeds);
+    }
+    if (!config.corpus_dir.empty()) {
+      absl::StatusOr<LayoutCorpus> corpus =
+          LayoutCorpus::Open(config.corpus_dir);
+      if (corpus.ok()) {
+        corpus_ = std::move(*corpus);
+      } else {
+        std::cerr << "dpfuzz-worker: " << corpus.status().message()
+                  << std::endl;
+      }
     }
   }
 
@@ -192,6 +203,11 @@ class Worker {
     if (!outcome.ok()) return Error(outcome.status());
     r.verdict = outcome->verdict;
     if (IsFinding(r.verdict)) r.finding = MakeFinding(**c, *outcome);
+    if (corpus_.has_value()) {  // Never at the cost of the case's report.
+      absl::StatusOr<int> fresh = corpus_->Add(**c, r.verdict);
+      if (!fresh.ok())
+        std::cerr << "dpfuzz-worker: " << fresh.status().message() << std::endl;
+    }
     return r;
   }
 
@@ -231,6 +247,7 @@ class Worker {
   BuildOptions build_;
   std::optional<Case> current_;  // The case being run, once built.
   std::optional<SeedCorpus> seeds_;
+  std::optional<LayoutCorpus> corpus_;
   std::map<std::string, OpSpec> seeded_;  // Seeded specs by op name.
 };
 
@@ -257,6 +274,8 @@ std::vector<std::string> WorkerArgs(const WorkerConfig& c) {
     args.push_back(absl::StrCat("--load=", library));
   if (!c.seeds_dir.empty())
     args.push_back(absl::StrCat("--seeds=", c.seeds_dir));
+  if (!c.corpus_dir.empty())
+    args.push_back(absl::StrCat("--corpus=", c.corpus_dir));
   return args;
 }
 
@@ -272,6 +291,8 @@ absl::StatusOr<WorkerConfig> ParseWorkerArgs(
       c.case_out = value;
     } else if (ParseFlag(arg, "seeds", value)) {
       c.seeds_dir = value;
+    } else if (ParseFlag(arg, "corpus", value)) {
+      c.corpus_dir = value;
     } else if (ParseFlag(arg, "load", value)) {
       c.libraries.push_back(value);
     } else if (ParseFlag(arg, "device", value)) {

@@ -62,6 +62,9 @@ struct WorkerConfig {
   Device device = BuildOptions().device;  // Of the cases drawn.
   std::vector<std::string> libraries;     // Op libraries to load first.
   std::string seeds_dir;                  // The seed corpus; "": none.
+  // The layout corpus (crashes/layout_corpus.h) each case that ran adds
+  // to; "": none.
+  std::string corpus_dir;
 };
 
 // The arguments after kWorkerCommand, and back.

@@ -5,16 +5,21 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "common/files.h"
 #include "crashes/findings_store.h"
+#include "crashes/layout_corpus.h"
 #include "crashes/python_repro_check.h"
 #include "crashes/repro_files.h"
+#include "fuzz/campaign_journal.h"
+#include "fuzz/corpus_draws.h"
 #include "fuzz/op_knowledge.h"
 #include "fuzz/report.h"
 #include "fuzz/repro_checker.h"
@@ -77,7 +82,7 @@ class Campaign {
  public:
   Campaign(const CampaignOptions& options, std::ostream& log,
            const std::atomic<bool>* stop)
-      : options_(options), log_(log), stop_(stop), rng_(options.seed) {}
+      : options_(options), log_(log), stop_(stop), seed_(options.seed) {}
 
   CampaignSummary Run();
 
@@ -95,14 +100,21 @@ class Campaign {
     std::vector<DType> seed_dtypes = {};
   };
 
+  // Seconds of the campaign so far, the runs it resumes included.
   double Elapsed() const {
-    return std::chrono::duration<double>(Clock::now() - start_).count();
+    return resumed_seconds_ +
+           std::chrono::duration<double>(Clock::now() - start_).count();
   }
   bool Setup();
+  // Goes on from the findings directory's unfinished journal of the same
+  // ops and shard, if there is one (fuzz/campaign_journal.h).
+  void MaybeResume();
+  void SaveProgress(bool finished);
+  void Submit(Supervisor& sup, const Ticket& ticket);
   bool WantMore() const;
   Ticket Draw();
   // Whether the next draw for `op` takes its arguments from the seeds.
-  bool DrawSeeded(const OpState& op);
+  bool DrawSeeded(const OpState& op, Rng& rng);
   void Handle(TicketResult& result);
   void HandleFinding(const Finding& found);
   // Counts a known finding; true when it is one.
@@ -118,7 +130,14 @@ class Campaign {
   const CampaignOptions& options_;
   std::ostream& log_;
   const std::atomic<bool>* stop_;
-  Rng rng_;
+  uint64_t seed_;
+  // This shard's next ticket; each draws from its own Rng (TicketRng), so
+  // that a resumed campaign goes on where it was.
+  int64_t next_ticket_ = 0;
+  std::multiset<std::string> in_flight_;  // Encoded tickets.
+  std::vector<Ticket> resubmit_;  // In flight when the resumed run stopped.
+  double resumed_seconds_ = 0;
+  int64_t resumed_worker_deaths_ = 0;
   Clock::time_point start_ = Clock::now();
   Clock::time_point last_progress_ = start_;
   CampaignSummary summary_;
@@ -126,7 +145,7 @@ class Campaign {
   std::optional<ReproChecker> checker_;  // With a store and python_check.
   std::optional<Triage> triage_;
   std::vector<OpState> ops_;
-  size_t next_op_ = 0;
+  std::optional<CorpusDraws> corpus_;  // With --corpus.
   OpKnowledge knowledge_;  // Loaded from and saved to the findings dir.
 };
 
@@ -152,6 +171,7 @@ bool Campaign::Setup() {
   TriageOptions triage;
   triage.reduce = options_.reduce;
   triage.isolation = options_.isolation;
+  triage.isolation.worker.corpus_dir.clear();  // Reductions add nothing.
   triage.progress = options_.progress;
   triage_.emplace(triage, store_.has_value() ? &*store_ : nullptr,
                   checker_.has_value() ? &*checker_ : nullptr, log_);
@@ -170,7 +190,9 @@ bool Campaign::Setup() {
     }
   }
   int unseeded = 0;  // Ops that only seeds could give arguments to.
-  for (const OpSpec* spec : options_.ops) {
+  for (size_t i = 0; i < options_.ops.size(); ++i) {
+    if (!options_.shard.HasOp(i, options_.ops.size())) continue;
+    const OpSpec* spec = options_.ops[i];
     OpState state{spec, SpecName(*spec), AllowedDTypes(*spec, options_.dtypes),
                   VariantsOf(*spec)};
     state.learns = (spec->rules & kRuleCheckDeterminism) != 0;
@@ -199,7 +221,75 @@ bool Campaign::Setup() {
             "and have no seeds of the requested dtypes: not fuzzed (dpfuzz "
             "list-ops lists them)\n";
   }
+  MaybeResume();
+  if (!options_.corpus_dir.empty()) {
+    std::set<const OpSpec*> specs;
+    for (const OpState& op : ops_) specs.insert(op.spec);
+    corpus_.emplace(options_.corpus_dir, std::move(specs));
+  }
   return true;
+}
+
+std::vector<std::string> OpNames(const std::vector<const OpSpec*>& ops) {
+  std::vector<std::string> names;
+  for (const OpSpec* spec : ops) names.push_back(SpecName(*spec));
+  return names;
+}
+
+void Campaign::MaybeResume() {
+  if (!store_.has_value()) return;
+  absl::StatusOr<std::optional<CampaignJournal>> journal =
+      LoadJournal(options_.findings_dir);
+  if (!journal.ok()) {
+    log_ << "WARNING: " << journal.status().message() << "\n";
+    return;
+  }
+  if (!journal->has_value() || (*journal)->finished) return;
+  const CampaignJournal& j = **journal;
+  if (j.ops != OpNames(options_.ops) || !(j.shard == options_.shard)) {
+    log_ << "INFO: " << options_.findings_dir << "/" << kJournalFile
+         << " is an unfinished campaign of other ops or another shard; "
+            "starting a new one in its place\n";
+    return;
+  }
+  seed_ = j.seed;
+  next_ticket_ = j.next_ticket;
+  summary_ = j.summary;
+  resumed_seconds_ = j.summary.seconds;
+  resumed_worker_deaths_ = j.summary.worker_deaths;
+  triage_->Resume(j.triage);
+  for (const std::string& line : j.in_flight) {
+    absl::StatusOr<Ticket> t = DecodeTicket(line);
+    if (t.ok()) resubmit_.push_back(*t);
+  }
+  log_ << "INFO: resuming the campaign in " << options_.findings_dir << ": "
+       << summary_.cases << " cases, " << j.triage.bugs.size() << " bug(s), "
+       << absl::StrFormat("%.0f", resumed_seconds_) << " s so far; "
+       << resubmit_.size() << " case(s) in flight run again" << std::endl;
+}
+
+void Campaign::SaveProgress(bool finished) {
+  if (!store_.has_value()) return;
+  CampaignJournal j;
+  j.ops = OpNames(options_.ops);
+  j.seed = seed_;
+  j.shard = options_.shard;
+  j.finished = finished;
+  j.next_ticket = next_ticket_;
+  j.in_flight.assign(in_flight_.begin(), in_flight_.end());
+  j.summary = summary_;
+  j.summary.seconds = Elapsed();
+  j.triage = triage_->State();
+  if (absl::Status s = SaveJournal(j, options_.findings_dir); !s.ok()) {
+    ++summary_.errors;
+    log_ << "ERROR: " << s.message() << "\n";
+  }
+}
+
+void Campaign::Submit(Supervisor& sup, const Ticket& ticket) {
+  absl::StatusOr<std::string> line = EncodeTicket(ticket);
+  if (line.ok()) in_flight_.insert(*line);
+  sup.Submit(ticket);
 }
 
 bool Campaign::WantMore() const {
@@ -209,7 +299,7 @@ bool Campaign::WantMore() const {
   return true;
 }
 
-bool Campaign::DrawSeeded(const OpState& op) {
+bool Campaign::DrawSeeded(const OpState& op, Rng& rng) {
   if (op.seed_dtypes.empty()) return false;
   if (!op.spec->seeds_only.empty()) return true;
   // Mostly the other source for an op whose draws from one are rarely
@@ -218,25 +308,38 @@ bool Campaign::DrawSeeded(const OpState& op) {
   auto rarely_valid = [](const Tally& t) {
     return t.tried >= kMinTriedToJudge && ValidRate(t) < kLowValidRate;
   };
-  if (stats != nullptr && rarely_valid(stats->seeded)) return rng_.OneIn(8);
-  if (stats != nullptr && rarely_valid(stats->drawn())) return !rng_.OneIn(8);
-  return rng_.OneIn(2);
+  if (stats != nullptr && rarely_valid(stats->seeded)) return rng.OneIn(8);
+  if (stats != nullptr && rarely_valid(stats->drawn())) return !rng.OneIn(8);
+  return rng.OneIn(2);
+}
+
+// Ticket k of shard I draws from the stream of global ticket I + N * k.
+Rng TicketRng(uint64_t seed, uint64_t global_ticket) {
+  Rng mix(seed ^ (global_ticket * 0xD1B54A32D192ED03ull));
+  return Rng(mix.Next());
 }
 
 Ticket Campaign::Draw() {
-  OpState& op = ops_[next_op_++ % ops_.size()];
-  if (DrawSeeded(op)) {
-    const DType dtype = rng_.Pick(op.seed_dtypes);
-    const Variant variant = rng_.Pick(op.variants);
-    return SeededTicket(op.name, dtype, variant, rng_.Next());
+  const int64_t k = next_ticket_++;
+  OpState& op = ops_[static_cast<size_t>(k) % ops_.size()];
+  Rng rng = TicketRng(seed_, options_.shard.GlobalTicket(k));
+  if (corpus_.has_value() && rng.OneIn(4)) {
+    std::optional<Ticket> t =
+        corpus_->Draw(rng, options_.shard.GlobalTicket(k));
+    if (t.has_value()) return *t;
   }
-  DType dtype = rng_.Pick(op.dtypes);
-  const Variant variant = rng_.Pick(op.variants);
-  uint64_t seed = rng_.Next();
+  if (DrawSeeded(op, rng)) {
+    const DType dtype = rng.Pick(op.seed_dtypes);
+    const Variant variant = rng.Pick(op.variants);
+    return SeededTicket(op.name, dtype, variant, rng.Next());
+  }
+  DType dtype = rng.Pick(op.dtypes);
+  const Variant variant = rng.Pick(op.variants);
+  uint64_t seed = rng.Next();
   // A generic op: the candidate whose dtype and plan worked best so far.
   for (int i = 1; op.learns && i < kDrawCandidates; ++i) {
-    const DType d = rng_.Pick(op.dtypes);
-    const uint64_t s = rng_.Next();
+    const DType d = rng.Pick(op.dtypes);
+    const uint64_t s = rng.Next();
     if (knowledge_.Estimate(op.name, d, s) >
         knowledge_.Estimate(op.name, dtype, seed)) {
       dtype = d;
@@ -296,6 +399,15 @@ void Campaign::ReportReproChecks() {
 }
 
 void Campaign::Handle(TicketResult& r) {
+  if (r.kind != TicketResult::Kind::kLateCulprit) {
+    if (corpus_.has_value()) corpus_->Done(r.ticket);
+    absl::StatusOr<std::string> line = EncodeTicket(r.ticket);
+    if (line.ok()) {
+      if (auto it = in_flight_.find(*line); it != in_flight_.end()) {
+        in_flight_.erase(it);
+      }
+    }
+  }
   switch (r.kind) {
     case TicketResult::Kind::kInvalid: {
       ++summary_.invalid;
@@ -339,7 +451,8 @@ void Campaign::Handle(TicketResult& r) {
   for (OpState& op : ops_) {
     if (op.name == r.ticket.op) op.invalid_in_a_row = 0;
   }
-  if (r.kind != TicketResult::Kind::kLateCulprit) {
+  if (r.kind != TicketResult::Kind::kLateCulprit &&
+      r.ticket.kind != Ticket::Kind::kFile) {  // Corpus draws are no draws.
     knowledge_.Record(r.ticket.op, r.ticket.dtype, r.ticket.seed, true,
                       r.ticket.kind == Ticket::Kind::kSeeded);
   }
@@ -400,7 +513,12 @@ CampaignSummary Campaign::Run() {
            (options_.runs == 0 ||
             summary_.cases + static_cast<int64_t>(sup.Outstanding()) <
                 options_.runs)) {
-      sup.Submit(Draw());
+      if (!resubmit_.empty()) {  // Planned by the run resumed.
+        Submit(sup, resubmit_.back());
+        resubmit_.pop_back();
+        continue;
+      }
+      Submit(sup, Draw());
       ++summary_.planned;
     }
     if (sup.Outstanding() == 0 &&
@@ -424,6 +542,7 @@ CampaignSummary Campaign::Run() {
       break;
     }
     for (TicketResult& r : results) Handle(r);
+    if (!results.empty()) SaveProgress(/*finished=*/false);
     results.clear();
     ReportReproChecks();
     if (options_.progress &&
@@ -450,7 +569,9 @@ CampaignSummary Campaign::Run() {
            << kReproPython << std::endl;
     }
   }
-  summary_.worker_deaths = sup.worker_deaths();
+  summary_.worker_deaths = resumed_worker_deaths_ + sup.worker_deaths();
+  // Killed before this, the campaign resumes; interrupted, it resumes too.
+  SaveProgress(/*finished=*/!summary_.interrupted);
   summary_.findings = triage_->findings();
   summary_.bugs = triage_->bugs();
   summary_.baseline_failures = triage_->counts().baseline_failures;
@@ -464,6 +585,22 @@ CampaignSummary Campaign::Run() {
       ++summary_.errors;
       log_ << "ERROR: " << saved.message() << "\n";
     }
+  }
+  if (!options_.corpus_dir.empty()) {
+    if (absl::Status m = MergeCells(options_.corpus_dir); !m.ok()) {
+      ++summary_.errors;
+      log_ << "ERROR: " << m.message() << "\n";
+    }
+    const std::set<std::string> cells = ReadCorpusCells(options_.corpus_dir);
+    if (store_.has_value()) {  // The report's coverage map.
+      const absl::Status copied = WriteFileAtomically(
+          absl::StrCat(options_.findings_dir, "/", kCoverageCellsFile),
+          absl::StrCat(absl::StrJoin(cells, "\n"), "\n"), "coverage cells");
+      if (!copied.ok()) log_ << "WARNING: " << copied.message() << "\n";
+    }
+    log_ << "INFO: corpus: " << CorpusCaseFiles(options_.corpus_dir).size()
+         << " case(s), " << cells.size() << " layout-coverage cell(s) in "
+         << options_.corpus_dir << std::endl;
   }
   if (store_.has_value()) WriteReportFiles();
   summary_.seconds = Elapsed();

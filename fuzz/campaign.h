@@ -3,8 +3,10 @@
 //
 // Ops are visited round-robin; for each case a dtype (among those the op
 // accepts and the user allows), a variant (functional, out=, in-place) and
-// a seed are drawn from the campaign's Rng into a ticket, so a campaign is
-// reproducible from its seed whatever the number of workers. The tickets
+// a seed are drawn into a ticket from the Rng of that ticket's number and
+// the campaign's seed, so a campaign is reproducible from its seed
+// whatever the number of workers, splits into shards (fuzz/shard.h) and
+// resumes after it was killed (fuzz/campaign_journal.h). The tickets
 // run in worker processes under a supervisor (crashes/supervisor.h): a
 // crash, hang or runaway allocation costs one finding, never the campaign.
 // Progress and findings are reported on `log` with stable prefixes (INFO:,
@@ -28,6 +30,7 @@
 
 #include "crashes/known_issues.h"
 #include "crashes/supervisor.h"
+#include "fuzz/shard.h"
 #include "fuzz/triage.h"
 #include "generators/op_spec.h"
 #include "oracles/verdict.h"
@@ -36,11 +39,18 @@ namespace dpfuzz {
 
 struct CampaignOptions {
   std::vector<const OpSpec*> ops;
-  std::vector<DType> dtypes;    // Allowed dtypes; empty: each op's own.
+  std::vector<DType> dtypes;  // Allowed dtypes; empty: each op's own.
+  // Budgets count the runs a resumed campaign goes on from (see
+  // fuzz/campaign_journal.h).
   int64_t runs = 0;             // Cases to run; 0: no limit.
   double max_time_seconds = 0;  // 0: no limit.
   uint64_t seed = 1;
+  Shard shard;               // This runner's part (fuzz/shard.h).
   std::string findings_dir;  // Where findings go; "": not stored.
+  // The layout corpus (crashes/layout_corpus.h): workers add to it (set
+  // isolation.worker.corpus_dir too) and one draw in four mutates one of
+  // its cases; "": none.
+  std::string corpus_dir;
   // Run each stored finding's repro.py with the system's Python torch when
   // it matches (crashes/python_repro_check.h); the result goes in its
   // finding.json under "python_repro".

@@ -32,12 +32,20 @@ ABSL_FLAG(
     "Ops to fuzz, comma-separated: names (masked_select, aten::add.Tensor; "
     "an op name also selects its nested spec), globs (aten::*pool*), "
     "nested:NAME or nested:* for nested-tensor specs only, or all.");
-ABSL_FLAG(int64_t, runs, 0, "Cases to run; 0: no limit.");
+ABSL_FLAG(int64_t, runs, 0,
+          "Cases to run; 0: no limit. A campaign killed or interrupted "
+          "resumes when started again on the same --findings directory and "
+          "ops (its findings/campaign.json): budgets count what it ran "
+          "before.");
 ABSL_FLAG(
     std::string, max_time, "60",
     "Time budget: seconds (60) or a duration (90s, 10m, 1h); 0: no limit.");
 ABSL_FLAG(uint64_t, seed, 0,
           "Campaign seed; 0: pick one from the clock and print it.");
+ABSL_FLAG(std::string, shard, "0/1",
+          "I/N: this runner's part of a campaign split over N runners given "
+          "the same --op and --seed (ops split when there are at least N, "
+          "seeds always); merge their findings with dpfuzz report DIR...");
 ABSL_FLAG(std::string, dtypes, "",
           "Allowed dtypes, comma-separated (f32,i64,...); empty: all each op "
           "accepts.");
@@ -46,6 +54,11 @@ ABSL_FLAG(std::string, device, "cpu",
           "contiguous baseline on CUDA with the CPU: device_mismatch).");
 ABSL_FLAG(std::string, findings, "findings",
           "Directory for findings; empty: do not store.");
+ABSL_FLAG(std::string, corpus, "",
+          "Directory of the cases that reached new layout coverage (op x "
+          "variant x dtype x argument x layout feature, and verdicts), kept "
+          "as case files; a campaign mutates them one case in four "
+          "(coverage-guided) and adds what it reaches; empty: none.");
 ABSL_FLAG(std::string, summary_json, "",
           "Also write the summary as JSON to this file.");
 ABSL_FLAG(bool, grad, true, "Check gradients of differentiable ops.");
@@ -100,9 +113,11 @@ constexpr const char* kFlagNames[] = {"op",
                                       "runs",
                                       "max_time",
                                       "seed",
+                                      "shard",
                                       "dtypes",
                                       "device",
                                       "findings",
+                                      "corpus",
                                       "summary_json",
                                       "grad",
                                       "alias",
@@ -153,8 +168,10 @@ std::string UsageText() {
       "       dpfuzz reduce PATH [--out=FILE]\n"
       "                               a case reduced to a minimal one that\n"
       "                               shows the same bug\n"
-      "       dpfuzz report FINDINGS [--format=md|html|json] [--out=FILE]\n"
-      "                               the bugs of a findings directory, "
+      "       dpfuzz report FINDINGS... [--format=md|html|json] [--out=FILE]\n"
+      "                               the bugs of a findings directory (or "
+      "of\n"
+      "                               several: a campaign's shards), "
       "ranked,\n"
       "                               and what is not a bug (default: "
       "Markdown\n"
@@ -434,6 +451,11 @@ absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags() {
   DPFUZZ_ASSIGN_OR_RETURN(
       options.max_time_seconds,
       ParseSeconds("max_time", absl::GetFlag(FLAGS_max_time)));
+  absl::StatusOr<Shard> shard = ParseShard(absl::GetFlag(FLAGS_shard));
+  if (!shard.ok()) {
+    return UsageError(absl::StrCat("flag --shard: ", shard.status().message()));
+  }
+  options.shard = *shard;
   options.seed = absl::GetFlag(FLAGS_seed);
   if (options.seed == 0) {
     options.seed = static_cast<uint64_t>(
@@ -444,6 +466,13 @@ absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags() {
     absl::Status dir =
         MakeDirectories(options.findings_dir, "flag --findings: directory");
     if (!dir.ok()) return UsageError(std::string(dir.message()));
+  }
+  options.corpus_dir = absl::GetFlag(FLAGS_corpus);
+  if (!options.corpus_dir.empty()) {
+    absl::Status dir =
+        MakeDirectories(options.corpus_dir, "flag --corpus: directory");
+    if (!dir.ok()) return UsageError(std::string(dir.message()));
+    options.isolation.worker.corpus_dir = options.corpus_dir;
   }
   options.isolation.worker.check_grad = absl::GetFlag(FLAGS_grad);
   if (!absl::GetFlag(FLAGS_alias)) options.isolation.worker.alias_one_in = 0;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "crashes/finding.h"
 #include "crashes/worker.h"
@@ -43,10 +44,17 @@ int FuzzMain(std::string command) {
   options->command = std::move(command);
   std::signal(SIGINT, RequestStop);
   std::signal(SIGTERM, RequestStop);
+  size_t ops = 0;  // This shard's.
+  for (size_t i = 0; i < options->ops.size(); ++i) {
+    ops += options->shard.HasOp(i, options->ops.size()) ? 1 : 0;
+  }
   std::cout << "INFO: dpfuzz " << DpfuzzVersion() << " on LibTorch "
-            << LibTorchVersion() << "; " << options->ops.size()
-            << " op(s), seed " << options->seed << ", "
-            << options->isolation.jobs << " worker(s)" << std::endl;
+            << LibTorchVersion() << "; " << ops << " op(s), seed "
+            << options->seed << ", " << options->isolation.jobs << " worker(s)"
+            << (options->shard.count > 1
+                    ? absl::StrCat(", shard ", ShardToString(options->shard))
+                    : "")
+            << std::endl;
   const CampaignSummary summary =
       RunCampaign(*options, std::cout, &stop_requested);
   std::cout << SummaryLine(summary) << std::endl;

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <set>
 #include <system_error>
 #include <utility>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
 #include "common/files.h"
 #include "common/status_macros.h"
 #include "crashes/bug.h"
@@ -161,6 +164,22 @@ Json ReadQuarantine(const std::string& findings_dir, Json& errors) {
   return quarantined;
 }
 
+// The layout-coverage map of a campaign with --corpus (its corpus's cells,
+// copied to coverage.cells at its end): op -> feature -> dtypes, from the
+// cells of single features (oracles/layout_coverage.h: "op variant dtype
+// arg feature"), every variant and argument together.
+void ReadCoverage(
+    const std::string& findings_dir,
+    std::map<std::string, std::map<std::string, std::set<std::string>>>& map) {
+  std::ifstream in(absl::StrCat(findings_dir, "/", kCoverageCellsFile));
+  std::string line;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> words = absl::StrSplit(line, ' ');
+    if (words.size() != 5 || absl::StrContains(words[4], '=')) continue;
+    map[words[0]][words[4]].insert(words[2]);
+  }
+}
+
 // The valid cases of each op (op_stats.json, fuzz/op_knowledge.h), the
 // least valid first: a constrained op that is barely exercised shows.
 Json ReadValidity(const std::string& findings_dir, Json& errors) {
@@ -189,14 +208,23 @@ Json ReadValidity(const std::string& findings_dir, Json& errors) {
   return rows;
 }
 
-absl::StatusOr<Json> ReportJson(const std::string& findings_dir,
+// The report of one or several findings directories (the shards of one
+// campaign, fuzz/shard.h): their findings together, so that one bug found
+// by two shards is one bug.
+absl::StatusOr<Json> ReportJson(const std::vector<std::string>& findings_dirs,
                                 const std::string& report_dir) {
-  DPFUZZ_ASSIGN_OR_RETURN(const std::vector<StoredFinding> findings,
-                          ReadFindingsDir(findings_dir));
+  std::vector<StoredFinding> findings;
+  std::vector<std::string> relative_dirs;
+  for (const std::string& dir : findings_dirs) {
+    DPFUZZ_ASSIGN_OR_RETURN(std::vector<StoredFinding> in_dir,
+                            ReadFindingsDir(dir));
+    findings.insert(findings.end(), in_dir.begin(), in_dir.end());
+    relative_dirs.push_back(RelativePath(dir, report_dir));
+  }
   const std::vector<Bug> bugs = GroupBugs(findings);
   Json report{{"format", "dpfuzz-report"},
               {"version", kReportVersion},
-              {"findings_dir", RelativePath(findings_dir, report_dir)},
+              {"findings_dir", absl::StrJoin(relative_dirs, ", ")},
               {"bugs", Json::array()},
               {"baseline_failures", Json::array()},
               {"flaky", Json::array()},
@@ -234,9 +262,36 @@ absl::StatusOr<Json> ReportJson(const std::string& findings_dir,
                                 {"findings", count.first},
                                 {"hits", count.second}});
   }
-  report["validity"] = ReadValidity(findings_dir, report["errors"]);
-  report["errors"] = ReadErrors(findings_dir, report_dir);
-  report["quarantined"] = ReadQuarantine(findings_dir, report["errors"]);
+  Json errors = Json::array();
+  report["validity"] = Json::array();
+  report["quarantined"] = Json::array();
+  for (const std::string& dir : findings_dirs) {
+    for (Json& row : ReadValidity(dir, errors)) {
+      report["validity"].push_back(std::move(row));
+    }
+    for (Json& row : ReadErrors(dir, report_dir))
+      errors.push_back(std::move(row));
+    for (Json& row : ReadQuarantine(dir, errors)) {
+      report["quarantined"].push_back(std::move(row));
+    }
+  }
+  report["errors"] = std::move(errors);
+  std::map<std::string, std::map<std::string, std::set<std::string>>> map;
+  for (const std::string& dir : findings_dirs) ReadCoverage(dir, map);
+  report["coverage"] = Json::array();
+  for (const auto& [op, features] : map) {
+    for (const auto& [feature, dtypes] : features) {
+      int64_t bugs = 0;
+      for (const Json& b : report["bugs"]) {
+        bugs += b.at("op").get<std::string>() == op &&
+                absl::StrContains(b.at("feature").get<std::string>(), feature);
+      }
+      report["coverage"].push_back({{"op", op},
+                                    {"feature", feature},
+                                    {"dtypes", dtypes},
+                                    {"bugs", bugs}});
+    }
+  }
   report["summary"] = {
       {"bugs", bugs.size()},
       {"by_severity", by_severity},
@@ -306,6 +361,40 @@ Row BugRow(const Json& b, size_t rank) {
            absl::StrJoin(b.at("dtypes").get<std::vector<std::string>>(), ", ")),
        Number(b.at("hits")), Text(Field(b, "detail")), findings,
        Link(Field(b, "issue"))}};
+}
+
+// One row per op, one column per layout feature reached: the dtypes that
+// reached it, and the bugs found there.
+Table CoverageTable(const Json& coverage) {
+  std::vector<std::string> features;
+  std::map<std::string, std::map<std::string, Cell>> cells;
+  for (const Json& c : coverage) {
+    const std::string feature = Field(c, "feature");
+    if (std::find(features.begin(), features.end(), feature) ==
+        features.end()) {
+      features.push_back(feature);
+    }
+    const int64_t bugs = c.at("bugs").get<int64_t>();
+    cells[Field(c, "op")][feature] = Text(absl::StrCat(
+        absl::StrJoin(c.at("dtypes").get<std::vector<std::string>>(), " "),
+        bugs > 0 ? absl::StrCat(" (", bugs, " bug", bugs > 1 ? "s" : "", ")")
+                 : ""));
+  }
+  std::sort(features.begin(), features.end());
+  Table t{"coverage",
+          "Layout coverage (--corpus): the dtypes that reached each op x "
+          "layout feature, and the bugs there",
+          {"op"}};
+  t.columns.insert(t.columns.end(), features.begin(), features.end());
+  for (auto& [op, by_feature] : cells) {
+    Row row{"", {Code(op)}};
+    for (const std::string& f : features) {
+      auto it = by_feature.find(f);
+      row.cells.push_back(it == by_feature.end() ? Text("") : it->second);
+    }
+    t.rows.push_back(std::move(row));
+  }
+  return t;
 }
 
 std::vector<Table> ReportTables(const Json& r) {
@@ -385,6 +474,7 @@ std::vector<Table> ReportTables(const Json& r) {
           Text(absl::StrFormat("%.1f%%",
                                100 * v.at("valid_rate").get<double>()))}});
   }
+  tables.push_back(CoverageTable(r.at("coverage")));
   return tables;
 }
 
@@ -576,18 +666,19 @@ absl::StatusOr<ReportFormat> ParseReportFormat(absl::string_view name) {
       "unknown report format \"", name, "\"; expected md, html or json"));
 }
 
-absl::StatusOr<std::string> RenderReport(const std::string& findings_dir,
-                                         ReportFormat format,
-                                         const std::string& report_dir) {
+absl::StatusOr<std::string> RenderReport(
+    const std::vector<std::string>& findings_dirs, ReportFormat format,
+    const std::string& report_dir) {
   DPFUZZ_ASSIGN_OR_RETURN(
       const Json report,
-      ReportJson(findings_dir, report_dir.empty() ? findings_dir : report_dir));
+      ReportJson(findings_dirs,
+                 report_dir.empty() ? findings_dirs.front() : report_dir));
   return Render(report, format);
 }
 
 absl::Status WriteReports(const std::string& findings_dir) {
   DPFUZZ_ASSIGN_OR_RETURN(const Json report,
-                          ReportJson(findings_dir, findings_dir));
+                          ReportJson({findings_dir}, findings_dir));
   for (ReportFormat f : kFormats) {
     DPFUZZ_RETURN_IF_ERROR(WriteFileAtomically(
         absl::StrCat(findings_dir, "/report.", ReportFormatName(f)),
@@ -599,14 +690,15 @@ absl::Status WriteReports(const std::string& findings_dir) {
 absl::Status RunReportCommand(const std::vector<std::string>& args,
                               ReportFormat format, const std::string& out,
                               std::ostream& stdout_) {
-  if (args.size() != 1) {
+  if (args.empty()) {
     return absl::InvalidArgumentError(
-        "report: name one findings directory (dpfuzz report findings/)");
+        "report: name a findings directory, or several (the shards of one "
+        "campaign): dpfuzz report findings/");
   }
   const std::string out_dir = fs::path(out).parent_path().string();
   DPFUZZ_ASSIGN_OR_RETURN(
       const std::string text,
-      RenderReport(args[0], format,
+      RenderReport(args, format,
                    out.empty() || out_dir.empty() ? "." : out_dir));
   if (out.empty()) {
     stdout_ << text;

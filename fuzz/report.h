@@ -54,6 +54,10 @@
 
 namespace dpfuzz {
 
+// A campaign's layout-coverage cells (crashes/layout_corpus.h), copied into
+// its findings directory at its end: the report's coverage map.
+inline constexpr char kCoverageCellsFile[] = "coverage.cells";
+
 enum class ReportFormat : uint8_t {
   kMarkdown,  // "md": report.md.
   kHtml,      // "html": report.html, one self-contained page.
@@ -65,21 +69,23 @@ absl::string_view ReportFormatName(ReportFormat format);
 // The inverse; the error lists the accepted names.
 absl::StatusOr<ReportFormat> ParseReportFormat(absl::string_view name);
 
-// The report of `findings_dir` with paths relative to `report_dir` (the
-// directory the report will be read from; "" means `findings_dir`). An
-// error when the directory or a finding in it cannot be read.
-absl::StatusOr<std::string> RenderReport(const std::string& findings_dir,
-                                         ReportFormat format,
-                                         const std::string& report_dir = "");
+// The report of `findings_dirs` (one, or the shards of one campaign,
+// fuzz/shard.h, read as one) with paths relative to `report_dir` (the
+// directory the report will be read from; "" means the first findings
+// directory). An error when a directory or a finding in it cannot be read.
+absl::StatusOr<std::string> RenderReport(
+    const std::vector<std::string>& findings_dirs, ReportFormat format,
+    const std::string& report_dir = "");
 
 // Writes report.md, report.html and report.json into `findings_dir`, each
 // atomically.
 absl::Status WriteReports(const std::string& findings_dir);
 
-// `dpfuzz report FINDINGS`: `args` are the words after "report" (one
-// findings directory). The report goes to `out` (atomically; paths
-// relative to its directory) or, when `out` is "", to `stdout_` (paths
-// relative to the working directory). Errors are one line for the user.
+// `dpfuzz report FINDINGS...`: `args` are the words after "report" (one
+// findings directory, or the shards' of one campaign). The report goes to `out`
+// (atomically; paths relative to its directory) or, when `out` is "", to
+// `stdout_` (paths relative to the working directory). Errors are one line for
+// the user.
 absl::Status RunReportCommand(const std::vector<std::string>& args,
                               ReportFormat format, const std::string& out,
                               std::ostream& stdout_);

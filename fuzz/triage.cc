@@ -107,6 +107,23 @@ std::string Triage::Store(const Finding& finding, const Case* original,
   return where;
 }
 
+TriageState Triage::State() const {
+  return {bugs_, findings_, bug_of_signature_, counts_};
+}
+
+void Triage::Resume(const TriageState& state) {
+  bugs_ = state.bugs;
+  findings_ = state.findings;
+  bug_of_signature_ = state.bug_of_signature;
+  counts_ = state.counts;
+  for (const auto& [signature, bug] : bug_of_signature_) {
+    const auto dir = findings_.find(signature);
+    if (dir == findings_.end()) continue;
+    absl::StatusOr<StoredFinding> stored = ReadStoredFinding(dir->second);
+    if (stored.ok()) blame_of_signature_[signature] = stored->finding.blame;
+  }
+}
+
 void Triage::Attach(const Finding& finding, const std::string& bug_id) {
   bug_of_signature_[finding.signature] = bug_id;
   blame_of_signature_[finding.signature] = finding.blame;

@@ -76,6 +76,15 @@ struct TriageCounts {
   int64_t unreduced = 0;          // Stored past the budget.
 };
 
+// What a triage has decided, to save and restore
+// (fuzz/campaign_journal.h).
+struct TriageState {
+  std::map<std::string, BugRecord> bugs;
+  std::map<std::string, std::string> findings;  // Signature -> directory.
+  std::map<std::string, std::string> bug_of_signature;
+  TriageCounts counts;
+};
+
 class Triage {
  public:
   // `store`: nullptr when findings are not kept.
@@ -100,6 +109,12 @@ class Triage {
     return findings_;
   }
   const TriageCounts& counts() const { return counts_; }
+
+  TriageState State() const;
+  // Goes on from `state` (of an earlier run over the same store): its
+  // findings' later hits attach to their bugs with the blame stored with
+  // them, and its bugs are not told again.
+  void Resume(const TriageState& state);
 
  private:
   struct Triaged;  // A reduced and blamed root cause.

@@ -200,12 +200,19 @@ std::vector<Variant> VariantsOf(const OpSpec& spec) {
 absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
                                               Variant variant, uint64_t seed,
                                               const BuildOptions& options) {
+  Rng rng(seed);
+  return BuildCase(spec, dtype, variant, seed, rng, options);
+}
+
+absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
+                                              Variant variant, uint64_t seed,
+                                              Rng& rng,
+                                              const BuildOptions& options) {
   if (!spec.seeds_only.empty()) {
     return absl::FailedPreconditionError(absl::StrCat(
         SpecName(spec), " takes its arguments from recorded seeds ", "only (",
         spec.seeds_only, "): draw a seeded case"));
   }
-  Rng rng(seed);
   Case c;
   c.op = spec.op;
   c.overload = spec.overload;

@@ -26,6 +26,7 @@
 #include "absl/status/statusor.h"
 #include "generators/case.h"
 #include "generators/op_spec.h"
+#include "generators/rng.h"
 
 namespace dpfuzz {
 
@@ -47,6 +48,13 @@ struct BuildOptions {
 absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
                                               Variant variant, uint64_t seed,
                                               const BuildOptions& options = {});
+
+// The same, its choices drawn from `rng` (a choice stream, Note [Choice
+// streams]); `seed` is only recorded in the case.
+absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
+                                              Variant variant, uint64_t seed,
+                                              Rng& rng,
+                                              const BuildOptions& options);
 
 // The variants `spec` supports: functional, then out and inplace if any.
 std::vector<Variant> VariantsOf(const OpSpec& spec);

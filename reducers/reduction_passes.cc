@@ -201,6 +201,15 @@ bool ContiguousStrides(const Case& current, const Attempt& attempt) {
       kept |= attempt(WithTensor(current, i, [d](TensorSpec& t) {
         t.layout.strides[d] = ComputeContiguousStrides(t.layout.sizes)[d];
       }));
+      // An expanded dim that must stay non-contiguous: every other element
+      // (a slice with step 2) is non-contiguous too, and natural.
+      const std::vector<const TensorSpec*> now = AllTensorSpecsOf(current);
+      if (i < now.size() && d < now[i]->layout.sizes.size() &&
+          now[i]->layout.strides[d] == 0 && now[i]->layout.sizes[d] > 1) {
+        kept |= attempt(WithTensor(current, i, [d](TensorSpec& t) {
+          t.layout.strides[d] = 2 * ComputeContiguousStrides(t.layout.sizes)[d];
+        }));
+      }
     }
   }
   return kept;

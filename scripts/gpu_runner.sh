@@ -10,10 +10,21 @@
 #
 # Without an --op flag the campaign fuzzes every op (--op=all).
 #
+# Continuous mode: run it again and again (a cron job, a systemd timer, a
+# CI schedule) with the same OUT. The campaign keeps its layout corpus in
+# OUT/corpus (--corpus: the cases that reached new layout coverage, which
+# the next run mutates) and its journal in OUT/findings/campaign.json: a
+# run killed on the way (a preempted runner, SIGKILL included) resumes
+# where it was, a finished one is followed by a new one that builds on the
+# corpus, and findings accumulate in OUT/findings with their report
+# (report.html: bugs and the layout-coverage map). N runners split one
+# campaign with --shard=I/N and the same --seed; `dpfuzz report` over their
+# findings directories merges them.
+#
 # The runner's LibTorch: CMAKE_PREFIX_PATH when set, else the one of the
 # Python named by DPFUZZ_PYTHON (default: python3) through
 # torch.utils.cmake_prefix_path. OUT gets build/ (the CMake build),
-# findings/, campaign.log, summary.json and gpu_tests.log.
+# findings/, corpus/, campaign.log, summary.json and gpu_tests.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${1:?usage: scripts/gpu_runner.sh OUT [SECONDS] [dpfuzz flags...]}"
@@ -57,7 +68,8 @@ tail -n 3 "$out/gpu_tests.log"
 ops=(--op=all)
 for flag in "$@"; do [[ "$flag" == --op=* ]] && ops=(); done
 "$out/build/fuzz/dpfuzz" "${ops[@]}" --device=cuda --max_time="$seconds" \
-  --findings="$out/findings" --summary_json="$out/summary.json" \
+  --findings="$out/findings" --corpus="$out/corpus" \
+  --summary_json="$out/summary.json" \
   --noprogress "$@" >"$out/campaign.log" 2>&1
 campaign=$?
 grep -h '^SUMMARY:' "$out/campaign.log" || echo "gpu_runner: no SUMMARY line (campaign exit $campaign)"

@@ -2,23 +2,35 @@
 # Sets up, builds and runs every test on both LibTorch tracks, or on those
 # named: Debian's LibTorch 1.13 (preset default) and the LibTorch 2.x of
 # PyPI's torch wheel (preset modern; scripts/setup_modern.sh installs it,
-# a few GB of downloads the first time). GPU tests are reported as
-# skipped where no CUDA device exists. CI runs it with no arguments.
+# a few GB of downloads the first time); and the libFuzzer target (fuzz:
+# built as ClusterFuzzLite builds it, scripts/fuzz_build.sh, then run by
+# tests/fuzz/libfuzzer_test.sh with the default track's dpfuzz). GPU tests
+# are reported as skipped where no CUDA device exists. CI runs it with no
+# arguments.
 #
-#   scripts/test.sh           # both tracks, default first
+#   scripts/test.sh           # default, fuzz, modern
 #   scripts/test.sh default   # Debian's LibTorch only
 #   scripts/test.sh modern    # the wheel's LibTorch only
+#   scripts/test.sh fuzz      # the libFuzzer target (builds default too)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 presets=("$@")
-[ ${#presets[@]} -eq 0 ] && presets=(default modern)
+[ ${#presets[@]} -eq 0 ] && presets=(default fuzz modern)
 for preset in "${presets[@]}"; do
   case "$preset" in
-    default | modern) ;;
-    *) echo "test.sh: unknown track \"$preset\" (default or modern)" >&2; exit 2 ;;
+    default | modern | fuzz) ;;
+    *) echo "test.sh: unknown track \"$preset\" (default, modern or fuzz)" >&2; exit 2 ;;
   esac
   start=$SECONDS
-  scripts/build.sh "$preset"
-  ctest --preset "$preset" -j "$(nproc)"
+  if [ "$preset" = fuzz ]; then
+    scripts/build.sh default
+    out="$(scripts/fuzz_build.sh)"
+    bash tests/fuzz/libfuzzer_test.sh "$out" build/default/fuzz/dpfuzz \
+      build/default/tests/custom_ops/libdpfuzz_custom_ops.so
+    echo "test: libfuzzer_test passed"
+  else
+    scripts/build.sh "$preset"
+    ctest --preset "$preset" -j "$(nproc)"
+  fi
   echo "test: $preset track: setup, build and tests took $((SECONDS - start)) s"
 done

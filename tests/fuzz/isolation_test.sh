@@ -71,11 +71,13 @@ mkdir "$dir/cc"
 [ -f "$dir/cc/repro.cc" ] && [ -f "$dir/cc/CMakeLists.txt" ] || die "repro cpp wrote no files"
 
 # 4. SIGINT: the campaign stops cleanly; stored findings stay as they were
-# (op_stats.json, the op counts, is not a finding and may grow; the reports
-# and quarantine.json are written anew at the end of every campaign).
+# (op_stats.json, the op counts, is not a finding and may grow; the reports,
+# quarantine.json and the campaign's journal, campaign.json, are written
+# anew by every campaign).
 unchanged() {
   (cd "$dir/f" && find . -type f ! -name .lock ! -name op_stats.json \
-    ! -name 'report.*' ! -name quarantine.json -exec sha1sum {} + | sort)
+    ! -name 'report.*' ! -name quarantine.json ! -name campaign.json \
+    -exec sha1sum {} + | sort)
 }
 before=$(unchanged)
 "$dpfuzz" --op=planted::good_neg --jobs=2 --max_time=600 --findings="$dir/f" \

@@ -105,7 +105,7 @@ class ReportTest : public testing::Test {
 
   std::string Render(ReportFormat format, const std::string& report_dir = "") {
     absl::StatusOr<std::string> text =
-        RenderReport(dir_.string(), format, report_dir);
+        RenderReport({dir_.string()}, format, report_dir);
     EXPECT_TRUE(text.ok()) << text.status();
     return text.ok() ? *text : "";
   }
