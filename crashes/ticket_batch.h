@@ -7,9 +7,10 @@
 // reports (crashes/worker_report.h) in the same order, written together.
 //
 // Note [Batched reports]
-// One write and one wake-up of the supervisor per case cost more than a
-// small case does (about half of a one-worker campaign's time on 2 cores),
-// so a worker sends the reports of a batch in one write at its end. It
+// A write, a read and a wake-up of the supervisor for every case are a
+// large share of a small case's time (a few tens of microseconds on 2
+// shared cores), so a worker sends the reports of a batch in one write at
+// its end. It
 // writes at once, with those buffered before it, a report that holds a
 // finding or an error: a finding that showed once (memory corruption
 // read as values) may not show again, so it must never die with the

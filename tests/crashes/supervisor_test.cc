@@ -44,62 +44,61 @@ std::vector<Ticket> TicketsWhere(const std::string& op, size_t n,
   return tickets;
 }
 
-// Submits all (before the first Poll: the first batches are full) and
-// polls until each has come back.
-std::vector<TicketResult> RunAll(Supervisor& supervisor,
-                                 const std::vector<Ticket>& tickets) {
-  for (const Ticket& t : tickets) supervisor.Submit(t);
+struct Ran {
   std::vector<TicketResult> results;
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (supervisor.Outstanding() > 0 &&
-         std::chrono::steady_clock::now() < deadline) {
-    const absl::Status s = supervisor.Poll(0.05, results);
-    EXPECT_TRUE(s.ok()) << s;
-    if (!s.ok()) break;
-  }
-  EXPECT_EQ(supervisor.Outstanding(), 0u);
-  return results;
-}
+  int64_t worker_deaths = -1;
+};
 
-// How often each ticket came back, by seed (the ops differ in name).
-std::map<std::pair<std::string, uint64_t>, int> Returns(
-    const std::vector<TicketResult>& results) {
-  std::map<std::pair<std::string, uint64_t>, int> n;
-  for (const TicketResult& r : results) ++n[{r.ticket.op, r.ticket.seed}];
-  return n;
-}
-
-std::unique_ptr<Supervisor> Start() {
+// Submits all to a fresh supervisor (before the first Poll: its first
+// batch holds the first four) and polls until each has come back.
+Ran RunAll(const std::vector<Ticket>& tickets) {
   SupervisorOptions options;
   options.executable = DPFUZZ_PLANTED_BINARY;
   options.timeout_seconds = 30;
-  absl::StatusOr<std::unique_ptr<Supervisor>> s = Supervisor::Start(options);
-  EXPECT_TRUE(s.ok()) << s.status();
-  return s.ok() ? std::move(*s) : nullptr;
+  absl::StatusOr<std::unique_ptr<Supervisor>> supervisor =
+      Supervisor::Start(options);
+  EXPECT_TRUE(supervisor.ok()) << supervisor.status();
+  Ran ran;
+  if (!supervisor.ok()) return ran;
+  for (const Ticket& t : tickets) (*supervisor)->Submit(t);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while ((*supervisor)->Outstanding() > 0 &&
+         std::chrono::steady_clock::now() < deadline) {
+    const absl::Status s = (*supervisor)->Poll(0.05, ran.results);
+    EXPECT_TRUE(s.ok()) << s;
+    if (!s.ok()) break;
+  }
+  EXPECT_EQ((*supervisor)->Outstanding(), 0u);
+  ran.worker_deaths = (*supervisor)->worker_deaths();
+  // Each ticket came back exactly once.
+  std::map<std::pair<std::string, uint64_t>, int> returns;
+  for (const TicketResult& r : ran.results) {
+    ++returns[{r.ticket.op, r.ticket.seed}];
+  }
+  EXPECT_EQ(ran.results.size(), tickets.size());
+  for (const Ticket& t : tickets) {
+    EXPECT_EQ((returns[{t.op, t.seed}]), 1) << TicketToString(t);
+  }
+  return ran;
+}
+
+void ExpectRanAndAgreed(const TicketResult& r) {
+  EXPECT_EQ(r.kind, TicketResult::Kind::kRan) << TicketToString(r.ticket);
+  EXPECT_EQ(r.verdict, Verdict::kAgree) << TicketToString(r.ticket);
 }
 
 TEST_F(SupervisorTest, ManyCasesComeBackOnceEach) {
-  const std::vector<Ticket> tickets =
-      TicketsWhere("planted::good_neg", 300, [](const Case&) { return true; });
-  std::unique_ptr<Supervisor> supervisor = Start();
-  ASSERT_NE(supervisor, nullptr);
-  const std::vector<TicketResult> results = RunAll(*supervisor, tickets);
-  EXPECT_EQ(results.size(), tickets.size());
-  for (const auto& [ticket, n] : Returns(results)) {
-    EXPECT_EQ(n, 1) << ticket.first << " seed " << ticket.second;
-  }
-  for (const TicketResult& r : results) {
-    EXPECT_EQ(r.kind, TicketResult::Kind::kRan) << TicketToString(r.ticket);
-    EXPECT_EQ(r.verdict, Verdict::kAgree) << TicketToString(r.ticket);
-  }
-  EXPECT_EQ(supervisor->worker_deaths(), 0);
+  const Ran ran = RunAll(
+      TicketsWhere("planted::good_neg", 300, [](const Case&) { return true; }));
+  for (const TicketResult& r : ran.results) ExpectRanAndAgreed(r);
+  EXPECT_EQ(ran.worker_deaths, 0);
 }
 
 // segv_neg dies on a non-contiguous input of more than one element. The
-// first batch (4 tickets) holds two cases that ran before it, whose
-// reports die with the worker, and one it never began; the second batch
-// is sent before the death.
+// first batch holds two cases that ran before it, whose reports die with
+// the worker, and one it never began; the second batch is sent before the
+// death.
 TEST_F(SupervisorTest, ADeathInABatchNamesItsCaseAndTheRestRunOnce) {
   const std::vector<Ticket> good =
       TicketsWhere("planted::good_neg", 5, [](const Case&) { return true; });
@@ -111,27 +110,19 @@ TEST_F(SupervisorTest, ADeathInABatchNamesItsCaseAndTheRestRunOnce) {
       });
   ASSERT_EQ(good.size(), 5u);
   ASSERT_EQ(deadly.size(), 1u);
-  const std::vector<Ticket> tickets = {good[0], good[1], deadly[0],
-                                       good[2], good[3], good[4]};
-  std::unique_ptr<Supervisor> supervisor = Start();
-  ASSERT_NE(supervisor, nullptr);
-  const std::vector<TicketResult> results = RunAll(*supervisor, tickets);
-  EXPECT_EQ(results.size(), tickets.size());
-  for (const auto& [ticket, n] : Returns(results)) {
-    EXPECT_EQ(n, 1) << ticket.first << " seed " << ticket.second;
-  }
-  for (const TicketResult& r : results) {
-    if (r.ticket == deadly[0]) {
-      EXPECT_EQ(r.kind, TicketResult::Kind::kCulprit);
-      EXPECT_EQ(r.verdict, Verdict::kCrash);
-      ASSERT_TRUE(r.finding.has_value());
-      EXPECT_EQ(r.finding->c.op, "planted::segv_neg");
-    } else {
-      EXPECT_EQ(r.kind, TicketResult::Kind::kRan) << TicketToString(r.ticket);
-      EXPECT_EQ(r.verdict, Verdict::kAgree) << TicketToString(r.ticket);
+  const Ran ran =
+      RunAll({good[0], good[1], deadly[0], good[2], good[3], good[4]});
+  for (const TicketResult& r : ran.results) {
+    if (!(r.ticket == deadly[0])) {
+      ExpectRanAndAgreed(r);
+      continue;
     }
+    EXPECT_EQ(r.kind, TicketResult::Kind::kCulprit);
+    EXPECT_EQ(r.verdict, Verdict::kCrash);
+    ASSERT_TRUE(r.finding.has_value());
+    EXPECT_EQ(r.finding->c.op, "planted::segv_neg");
   }
-  EXPECT_EQ(supervisor->worker_deaths(), 1);
+  EXPECT_EQ(ran.worker_deaths, 1);
 }
 
 }  // namespace
