@@ -18,7 +18,7 @@ for mode in uniform guided; do
   start=$SECONDS
   DPFUZZ_OPS="$ops" DPFUZZ_UNIFORM=$([ $mode = uniform ] && echo 1 || echo 0) \
     DPFUZZ_CELLS="$dir/$mode.cells" \
-    "$out/dpfuzz_fuzzer" -detect_leaks=0 -max_len=65536 -seed=1 -runs="$runs" \
+    DPFUZZ_NO_STOP=1 "$out/dpfuzz_fuzzer" -detect_leaks=0 -max_len=65536 -seed=1 -runs="$runs" \
     "$dir/$mode" >"$dir/$mode.log" 2>&1
   status=$?
   features=$(grep -o "ft: [0-9]*" "$dir/$mode.log" | tail -1)

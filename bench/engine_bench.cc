@@ -8,6 +8,12 @@
 // BM_BuildAndRunCase/<op>: BuildCase + RunCase: the whole per-case cost.
 // BM_RawCalls/<op>: only the two op calls a case makes (baseline and
 //   variant), through the dispatcher, on tensors made in advance: the floor.
+// BM_CampaignDraws/<op>: what one worker of `dpfuzz --op=<op> --grad=false
+//   --alias=false --seeds=` does in process: draws as a campaign does (any
+//   dtype and variant, no size limit), builds and runs; an invalid draw
+//   costs its time but is no case (items are cases, as the campaign counts
+//   them). The campaign's cases/s over this one's is what the worker
+//   pipeline costs.
 // cases/s is items_per_second; the overhead ratio is
 // RunCase time / RawCalls time.
 
@@ -109,6 +115,26 @@ void BM_RawCalls(benchmark::State& state, const std::string& name) {
   state.SetItemsProcessed(state.iterations());
 }
 
+void BM_CampaignDraws(benchmark::State& state, const std::string& name) {
+  const OpSpec& spec = *FindCuratedOp(name);
+  const std::vector<Variant> variants = VariantsOf(spec);
+  BuildOptions options;
+  options.check_grad = false;
+  options.alias_one_in = 0;
+  Rng rng(1);
+  int64_t cases = 0;
+  for (auto _ : state) {
+    const DType dtype = rng.Pick(spec.dtypes);
+    const Variant variant = rng.Pick(variants);
+    absl::StatusOr<std::optional<Case>> c =
+        BuildCase(spec, dtype, variant, rng.Next(), options);
+    if (!c.ok() || !c->has_value()) continue;
+    benchmark::DoNotOptimize(RunCase(spec, **c));
+    ++cases;
+  }
+  state.SetItemsProcessed(cases);
+}
+
 void RegisterAll() {
   for (const char* name : {"masked_select", "add", "sum", "index_select"}) {
     benchmark::RegisterBenchmark((std::string("BM_RunCase/") + name).c_str(),
@@ -118,6 +144,9 @@ void RegisterAll() {
         std::string(name));
     benchmark::RegisterBenchmark((std::string("BM_RawCalls/") + name).c_str(),
                                  BM_RawCalls, std::string(name));
+    benchmark::RegisterBenchmark(
+        (std::string("BM_CampaignDraws/") + name).c_str(), BM_CampaignDraws,
+        std::string(name));
   }
 }
 

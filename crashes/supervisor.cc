@@ -6,11 +6,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
+#include <set>
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
@@ -25,9 +28,13 @@
 namespace dpfuzz {
 namespace {
 
-// Tickets sent ahead to each worker: enough to hide the round trip, few
-// enough that a dead worker's leftovers and a deadline's drain stay short.
-constexpr size_t kOutstandingPerWorker = 4;
+// See Note [Batch sizes]: a batch is about kBatchSeconds of a worker's
+// cases, between 1 and kMaxBatch; a fresh worker's first are kFirstBatch.
+constexpr double kBatchSeconds = 0.02;
+constexpr int64_t kMaxBatch = 64;
+constexpr int64_t kFirstBatch = 4;
+// Weight of the newest measurement in a worker's seconds per case.
+constexpr double kCaseSecondsWeight = 0.3;
 constexpr int kMaxFailedStarts = 3;
 constexpr int64_t kRssCheckIntervalNs = 100'000'000;
 constexpr size_t kEvidenceLines = 20;
@@ -36,10 +43,15 @@ constexpr size_t kEvidenceLines = 20;
 
 struct Supervisor::Slot {
   std::unique_ptr<WorkerProcess> process;
-  std::map<uint64_t, Ticket> outstanding;          // Sent, no report yet.
-  std::deque<std::pair<uint64_t, Ticket>> recent;  // Reported; newest last.
+  // Sent, no report yet, in the order the worker runs them (and reports
+  // them: Note [Batched reports]).
+  std::deque<SeqTicket> outstanding;
+  std::deque<SeqTicket> recent;  // Reported; newest last.
   int64_t next_rss_check = 0;
   bool reported = false;  // Any report since this worker started.
+  // Note [Batch sizes]: seconds per case, and when reports last came.
+  double case_seconds = kBatchSeconds / kFirstBatch;
+  int64_t last_report_ns = 0;
 };
 
 struct Supervisor::Death {
@@ -163,12 +175,21 @@ absl::Status Supervisor::StartWorker(Slot& slot) {
   slot.process = std::move(*p);
   slot.reported = false;
   slot.next_rss_check = 0;
+  slot.last_report_ns = 0;
   return absl::OkStatus();
 }
 
+size_t Supervisor::BatchSize(const Slot& slot) const {
+  return static_cast<size_t>(std::clamp<int64_t>(
+      std::llround(kBatchSeconds / std::max(slot.case_seconds, 1e-9)), 1,
+      kMaxBatch));
+}
+
 bool Supervisor::HasRoom() const {
-  return backlog_.size() < slots_.size() * kOutstandingPerWorker &&
-         Outstanding() < 2 * slots_.size() * kOutstandingPerWorker;
+  // A batch in waiting for each worker.
+  size_t room = 0;
+  for (const auto& slot : slots_) room += BatchSize(*slot);
+  return backlog_.size() < room;
 }
 
 void Supervisor::Submit(Ticket ticket) {
@@ -183,16 +204,25 @@ size_t Supervisor::Outstanding() const {
 
 absl::Status Supervisor::Dispatch() {
   for (auto& slot : slots_) {
-    while (slot->process != nullptr && !backlog_.empty() &&
-           slot->outstanding.size() < kOutstandingPerWorker) {
-      auto [seq, ticket] = std::move(backlog_.front());
-      backlog_.pop_front();
-      DPFUZZ_ASSIGN_OR_RETURN(std::string line, EncodeTicket(ticket));
-      // A failed send means the worker is dead: Poll finds out and
-      // re-queues the ticket with the worker's others.
-      (void)slot->process->Send(seq, line);
-      slot->outstanding.emplace(seq, std::move(ticket));
+    // One batch running, the next waiting in the pipe: a worker never
+    // waits for the supervisor.
+    const size_t size = BatchSize(*slot);
+    if (slot->process == nullptr || backlog_.empty() ||
+        slot->outstanding.size() > size) {
+      continue;
     }
+    std::vector<SeqTicket> batch;
+    while (!backlog_.empty() && batch.size() < size) {
+      batch.push_back(std::move(backlog_.front()));
+      backlog_.pop_front();
+    }
+    DPFUZZ_ASSIGN_OR_RETURN(std::string text, EncodeBatch(batch));
+    // A failed send means the worker is dead: Poll finds out and re-queues
+    // the batch with the worker's other tickets.
+    (void)slot->process->Send(text);
+    slot->outstanding.insert(slot->outstanding.end(),
+                             std::make_move_iterator(batch.begin()),
+                             std::make_move_iterator(batch.end()));
   }
   return absl::OkStatus();
 }
@@ -200,20 +230,33 @@ absl::Status Supervisor::Dispatch() {
 absl::Status Supervisor::Collect(
     Slot& slot, std::vector<absl::StatusOr<WorkerReport>>& reports,
     std::vector<TicketResult>& results) {
+  if (!reports.empty()) {
+    // See Note [Batch sizes].
+    const int64_t now = WorkerSlot::NowNs();
+    if (slot.last_report_ns > 0) {
+      const double seconds = (now - slot.last_report_ns) * 1e-9 /
+                             static_cast<double>(reports.size());
+      slot.case_seconds = kCaseSecondsWeight * seconds +
+                          (1 - kCaseSecondsWeight) * slot.case_seconds;
+    }
+    slot.last_report_ns = now;
+  }
   for (absl::StatusOr<WorkerReport>& report : reports) {
     if (!report.ok()) return report.status();
-    const auto it = slot.outstanding.find(report->seq);
-    if (it == slot.outstanding.end()) {
-      return absl::InternalError(absl::StrCat("a worker reported case ",
-                                              report->seq,
-                                              ", which it was not running"));
+    // Reports come in the order the tickets went.
+    if (slot.outstanding.empty() ||
+        slot.outstanding.front().first != report->seq) {
+      return absl::InternalError(
+          absl::StrCat("a worker reported case ", report->seq,
+                       ", which is not the next it was running"));
     }
     slot.reported = true;
-    slot.recent.emplace_back(it->first, it->second);
+    slot.recent.push_back(slot.outstanding.front());
     while (slot.recent.size() > static_cast<size_t>(options_.culprit_window))
       slot.recent.pop_front();
-    results.push_back(FromReport(it->second, std::move(*report)));
-    slot.outstanding.erase(it);
+    results.push_back(
+        FromReport(slot.outstanding.front().second, std::move(*report)));
+    slot.outstanding.pop_front();
   }
   reports.clear();
   return absl::OkStatus();
@@ -295,14 +338,14 @@ absl::Status Supervisor::Poll(double max_wait_seconds,
 Supervisor::AloneRun Supervisor::RunAlone(uint64_t seq, const Ticket& ticket) {
   AloneRun run;
   absl::StatusOr<std::unique_ptr<WorkerProcess>> started = TakeProcess(true);
-  absl::StatusOr<std::string> line = EncodeTicket(ticket);
-  if (!started.ok() || !line.ok()) {
-    run.error = std::string(started.ok() ? line.status().message()
+  absl::StatusOr<std::string> batch = EncodeBatch({{seq, ticket}});
+  if (!started.ok() || !batch.ok()) {
+    run.error = std::string(started.ok() ? batch.status().message()
                                          : started.status().message());
     return run;
   }
   WorkerProcess& process = **started;
-  (void)process.Send(seq, *line);
+  (void)process.Send(*batch);
   process.CloseInput();
   std::vector<absl::StatusOr<WorkerReport>> reports;
   int64_t next_rss_check = 0;
@@ -414,45 +457,61 @@ TicketResult Supervisor::CulpritResult(const Ticket& ticket,
 absl::Status Supervisor::HandleDeath(Slot& slot, Death death,
                                      std::vector<TicketResult>& results) {
   ++deaths_;
-  // The case in flight, if the slot says one was.
-  std::optional<std::pair<uint64_t, Ticket>> current;
-  if (const std::optional<SlotState> s = slot.process->InFlight()) {
-    const auto it = slot.outstanding.find(s->seq);
-    if (it != slot.outstanding.end()) {
-      current.emplace(it->first, it->second);
-      slot.outstanding.erase(it);
-    }
+  // See Note [Batched reports]: the worker ran the tickets it was sent up
+  // to the last case it began (the case in flight, when its slot says one
+  // was), and their reports died with it. Those it never began go first to
+  // the next workers, in their order.
+  const uint64_t last = slot.process->LastSeq();
+  std::deque<SeqTicket>& sent = slot.outstanding;
+  auto begun_end =
+      std::find_if(sent.begin(), sent.end(),
+                   [&](const SeqTicket& t) { return t.first == last; });
+  begun_end = begun_end == sent.end() ? sent.begin() : begun_end + 1;
+  std::vector<SeqTicket> unreported(std::make_move_iterator(sent.begin()),
+                                    std::make_move_iterator(begun_end));
+  backlog_.insert(backlog_.begin(), std::make_move_iterator(begun_end),
+                  std::make_move_iterator(sent.end()));
+  sent.clear();
+  std::optional<SeqTicket> current;
+  if (slot.process->InFlight().has_value() && !unreported.empty()) {
+    current = std::move(unreported.back());
+    unreported.pop_back();
   }
-  // Tickets the worker had not run (or whose reports died with it) go
-  // first to the next workers, in their order.
-  for (auto it = slot.outstanding.rbegin(); it != slot.outstanding.rend();
-       ++it) {
-    backlog_.emplace_front(it->first, std::move(it->second));
-  }
-  slot.outstanding.clear();
-  const bool died_at_start = !slot.reported && !current.has_value();
+  const bool died_at_start =
+      !slot.reported && !current.has_value() && unreported.empty();
   slot.process.reset();
 
-  std::vector<std::pair<uint64_t, Ticket>> candidates;
+  // The case in flight, then (for a crash: heap corruption and device
+  // errors surface late) the window of cases before it, newest first.
+  std::vector<SeqTicket> candidates;
   if (current.has_value()) candidates.push_back(*current);
   if (death.verdict == Verdict::kCrash) {
+    const size_t window =
+        candidates.size() + static_cast<size_t>(options_.culprit_window);
+    candidates.insert(candidates.end(), unreported.rbegin(), unreported.rend());
     candidates.insert(candidates.end(), slot.recent.rbegin(),
                       slot.recent.rend());
+    if (candidates.size() > window) candidates.resize(window);
   }
   slot.recent.clear();
 
+  // Unreported tickets still without a result.
+  std::set<uint64_t> unanswered;
+  for (const SeqTicket& t : unreported) unanswered.insert(t.first);
   std::optional<TicketResult> current_result;
   std::optional<AloneRun> current_run;
   std::optional<uint64_t> culprit_seq;
   for (const auto& [seq, ticket] : candidates) {
     AloneRun run = RunAlone(seq, ticket);
     const bool is_current = current.has_value() && seq == current->first;
+    const bool was_reported = !is_current && unanswered.count(seq) == 0;
     if (run.death.has_value()) {
       TicketResult r = CulpritResult(ticket, run.dumped, *run.death,
                                      /*alone=*/true);
-      if (!is_current && r.kind == TicketResult::Kind::kCulprit)
+      if (was_reported && r.kind == TicketResult::Kind::kCulprit)
         r.kind = TicketResult::Kind::kLateCulprit;
       results.push_back(std::move(r));
+      unanswered.erase(seq);
       culprit_seq = seq;
       break;
     }
@@ -461,7 +520,14 @@ absl::Status Supervisor::HandleDeath(Slot& slot, Death death,
         current_result = FromReport(ticket, std::move(*run.report));
       }
       current_run = std::move(run);
+    } else if (!was_reported && run.report.has_value()) {
+      results.push_back(FromReport(ticket, std::move(*run.report)));
+      unanswered.erase(seq);
     }
+  }
+  // Those whose reports died and that no run alone answered run again.
+  for (auto it = unreported.rbegin(); it != unreported.rend(); ++it) {
+    if (unanswered.count(it->first) > 0) backlog_.push_front(std::move(*it));
   }
   // The case in flight comes back exactly once: as the culprit (above),
   // blamed for want of another, with its own alone run's report, or, when
@@ -476,7 +542,7 @@ absl::Status Supervisor::HandleDeath(Slot& slot, Death death,
     } else if (current_result.has_value()) {
       results.push_back(std::move(*current_result));
     } else {
-      backlog_.emplace_front(current->first, current->second);
+      backlog_.push_front(std::move(*current));
     }
   }
 

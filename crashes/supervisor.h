@@ -1,10 +1,12 @@
 // Supervisor: runs tickets in worker processes and survives them.
 //
 // The supervisor keeps `jobs` workers (crashes/worker_process.h) busy with
-// tickets and never runs an op itself. Each worker records the ticket it
-// runs in its slot before running it, so when a worker dies (a signal, an
-// abort, an exit), runs past the per-case timeout or past the memory limit
-// (both enforced by killing it), the supervisor knows the case in flight.
+// batches of tickets (crashes/ticket_batch.h) and never runs an op itself.
+// Each worker records each ticket it runs in its slot before running it, so
+// when a worker dies (a signal, an abort, an exit), runs past the per-case
+// timeout or past the memory limit (both enforced by killing it), the
+// supervisor knows the case in flight, and which cases of its batches ran
+// (Note [Batched reports]).
 // Then it looks for the culprit: the case in flight, then the few cases
 // that worker ran before it (heap corruption and asynchronous device
 // errors surface late), are each re-run alone in a fresh worker with
@@ -26,6 +28,14 @@
 // checking allocator), takes it when it needs one, and starts the next
 // spare at once: it loads while the other workers run cases.
 //
+// Note [Batch sizes]
+// A batch holds about 20 ms of a worker's cases (from 1 to 64), measured
+// from how fast its reports come: enough that the supervisor wakes about
+// once a batch rather than once a case, little enough that a batch of slow
+// cases does not outlast a deadline's grace. A worker has one batch
+// running and the next waiting in its pipe, so it never waits for the
+// supervisor.
+//
 // Every submitted ticket comes back exactly once as a TicketResult: ran
 // (with its verdict), invalid, error, or culprit; Abandon returns the rest.
 //
@@ -40,7 +50,6 @@
 
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -49,6 +58,7 @@
 #include "absl/status/statusor.h"
 #include "crashes/finding.h"
 #include "crashes/ticket.h"
+#include "crashes/ticket_batch.h"
 #include "crashes/worker.h"
 #include "crashes/worker_process.h"
 
@@ -121,6 +131,8 @@ class Supervisor {
   absl::StatusOr<std::unique_ptr<WorkerProcess>> TakeProcess(bool alone);
   absl::StatusOr<std::unique_ptr<WorkerProcess>> StartProcess(bool alone);
   absl::Status StartWorker(Slot& slot);
+  // Tickets in the next batch for `slot` (Note [Batch sizes]).
+  size_t BatchSize(const Slot& slot) const;
   // StartWorker; on failure the slot stays empty until a later Poll, and
   // only repeated failures are an error. Every path that replaces a worker
   // goes through it, so a slot is either running or retried, never used
@@ -153,7 +165,7 @@ class Supervisor {
   SupervisorOptions options_;
   std::string state_dir_;
   std::vector<std::unique_ptr<Slot>> slots_;
-  std::deque<std::pair<uint64_t, Ticket>> backlog_;
+  std::deque<SeqTicket> backlog_;
   uint64_t next_seq_ = 1;
   int64_t deaths_ = 0;
   int failed_starts_ = 0;

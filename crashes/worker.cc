@@ -21,6 +21,7 @@
 #include "crashes/finding.h"
 #include "crashes/layout_corpus.h"
 #include "crashes/ticket.h"
+#include "crashes/ticket_batch.h"
 #include "crashes/worker_report.h"
 #include "crashes/worker_slot.h"
 #include "generators/case_json.h"
@@ -198,13 +199,15 @@ class Worker {
           absl::StrCat("no op spec for ", QualifiedOpName(**c))));
     }
     if (!config_.case_out.empty()) SaveCase(**c);
-    current_ = **c;
-    absl::StatusOr<CaseOutcome> outcome = RunCase(*spec, **c);
+    // Kept where an exception that escapes RunCase finds it; moved, not
+    // copied, on the per-case path.
+    current_ = std::move(**c);
+    absl::StatusOr<CaseOutcome> outcome = RunCase(*spec, *current_);
     if (!outcome.ok()) return Error(outcome.status());
     r.verdict = outcome->verdict;
-    if (IsFinding(r.verdict)) r.finding = MakeFinding(**c, *outcome);
+    if (IsFinding(r.verdict)) r.finding = MakeFinding(*current_, *outcome);
     if (corpus_.has_value()) {  // Never at the cost of the case's report.
-      absl::StatusOr<int> fresh = corpus_->Add(**c, r.verdict);
+      absl::StatusOr<int> fresh = corpus_->Add(*current_, r.verdict);
       if (!fresh.ok())
         std::cerr << "dpfuzz-worker: " << fresh.status().message() << std::endl;
     }
@@ -341,24 +344,34 @@ int RunWorker(const WorkerConfig& config) {
     }
   }
   Worker worker(config, std::move(*slot));
-  LineReader tickets(kTicketFd);
+  LineReader input(kTicketFd);
   std::string line;
-  uint64_t seq = 0;
-  while (tickets.Next(line)) {
-    // "<seq> <ticket>"
-    const size_t space = line.find(' ');
-    if (space == std::string::npos ||
-        !absl::SimpleAtoi(line.substr(0, space), &seq)) {
-      std::cerr << "dpfuzz-worker: malformed request \"" << line << "\""
-                << std::endl;
+  std::string reports;
+  while (input.Next(line)) {
+    absl::StatusOr<size_t> n = DecodeBatchHeader(line);
+    for (size_t i = 0; n.ok() && i < *n; ++i) {
+      absl::StatusOr<BatchLine> entry =
+          input.Next(line) ? DecodeBatchLine(line)
+                           : absl::DataLossError("the input ends in a batch");
+      if (!entry.ok()) {
+        n = entry.status();
+        break;
+      }
+      const WorkerReport report = worker.Run(entry->seq, entry->ticket);
+      absl::StrAppend(&reports, EncodeReport(report));
+      // See Note [Batched reports]: the batch's reports in one write, but a
+      // finding or an error at once.
+      const bool urgent = report.kind == WorkerReport::Kind::kError ||
+                          report.finding.has_value();
+      if (urgent || i + 1 == *n) {
+        if (!WriteAll(kReportFd, reports).ok()) return 1;
+        reports.clear();
+      }
+    }
+    if (!n.ok()) {
+      std::cerr << "dpfuzz-worker: " << n.status().message() << std::endl;
       return 1;
     }
-    // Sent at once: a report that dies with the worker is a case run for
-    // nothing.
-    if (!WriteAll(kReportFd,
-                  EncodeReport(worker.Run(seq, line.substr(space + 1))))
-             .ok())
-      return 1;
   }
   return 0;
 }

@@ -2,13 +2,14 @@
 // findings never does.
 //
 // A worker is dpfuzz itself started (with exec, by crashes/worker_process.h)
-// as `dpfuzz __worker ARGS`. It reads tickets (crashes/ticket.h), one per
-// line, from fd 3, and for each: records it in its slot
-// (crashes/worker_slot.h), builds the case (draws) or loads it (files),
-// runs it through every oracle, and writes a report (crashes/worker_report.h)
-// on fd 4, each as soon as the case is done. It
-// exits 0 at the end of its input, and dies with its supervisor
-// (PR_SET_PDEATHSIG).
+// as `dpfuzz __worker ARGS`. It reads batches of tickets
+// (crashes/ticket_batch.h) from fd 3, and for each ticket: records it in
+// its slot (crashes/worker_slot.h), builds the case (draws) or loads it
+// (files), runs it through every oracle, and writes its report
+// (crashes/worker_report.h) on fd 4, with the batch's others when the
+// batch is done (at once for a finding or an error: Note [Batched
+// reports]). It exits 0 at the end of its input, and dies with its
+// supervisor (PR_SET_PDEATHSIG).
 //
 // With --case_out=FILE (the supervisor's culprit search) the worker writes
 // each case to FILE before running it, and before each probe of a draw the

@@ -131,12 +131,11 @@ WorkerProcess::~WorkerProcess() {
   if (!case_out_.empty()) ::unlink(case_out_.c_str());
 }
 
-absl::Status WorkerProcess::Send(uint64_t seq, const std::string& ticket) {
-  const std::string line = absl::StrCat(seq, " ", ticket, "\n");
+absl::Status WorkerProcess::Send(absl::string_view batch) {
   size_t done = 0;
-  while (done < line.size()) {
+  while (done < batch.size()) {
     const ssize_t n =
-        ::write(ticket_fd_, line.data() + done, line.size() - done);
+        ::write(ticket_fd_, batch.data() + done, batch.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return Errno("sending a ticket to a worker");
     done += static_cast<size_t>(n);

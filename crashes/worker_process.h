@@ -2,15 +2,15 @@
 //
 // Start spawns the dpfuzz executable afresh with posix_spawn (never a fork
 // of a process that has LibTorch or CUDA initialised) in a process group of
-// its own, so a terminal's Ctrl-C reaches only the supervisor. Tickets go
-// in on the worker's fd 3, reports come back on its fd 4, and everything it
-// prints on stdout and stderr is kept as its last lines (what a crash
-// leaves behind). With `malloc_check`, glibc's checking allocator is
-// preloaded: heap corruption then aborts where it happens, which is what
-// the culprit search needs.
+// its own, so a terminal's Ctrl-C reaches only the supervisor. Batches of
+// tickets go in on the worker's fd 3, reports come back on its fd 4, and
+// everything it prints on stdout and stderr is kept as its last lines
+// (what a crash leaves behind). With `malloc_check`, glibc's checking
+// allocator is preloaded: heap corruption then aborts where it happens,
+// which is what the culprit search needs.
 //
 //   auto w = WorkerProcess::Start({.executable = exe, .config = config});
-//   (*w)->Send(seq, "draw aten::add.Tensor f32 out 7");
+//   (*w)->Send(*EncodeBatch({{seq, ticket}}));  // crashes/ticket_batch.h
 //   ... poll (*w)->report_fd(), (*w)->output_fd() ...
 //   (*w)->ReadAvailable(reports);   // false at end of the reports
 //   int status = (*w)->Wait();
@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "crashes/worker.h"
 #include "crashes/worker_report.h"
 #include "crashes/worker_slot.h"
@@ -48,8 +49,9 @@ class WorkerProcess {
   // case file.
   ~WorkerProcess();
 
-  // Queues "<seq> <ticket>" on the worker's input.
-  absl::Status Send(uint64_t seq, const std::string& ticket);
+  // Queues a batch (EncodeBatch, crashes/ticket_batch.h) on the worker's
+  // input.
+  absl::Status Send(absl::string_view batch);
   // No more tickets: the worker exits when it has run those it has.
   void CloseInput();
 
@@ -65,6 +67,7 @@ class WorkerProcess {
   std::vector<std::string> LastLines() const;
 
   std::optional<SlotState> InFlight() const { return slot_.Current(); }
+  uint64_t LastSeq() const { return slot_.LastSeq(); }
 
   // Resident memory, from /proc; 0 when it cannot be read.
   int64_t RssMb() const;

@@ -98,6 +98,10 @@ void WorkerSlot::End() {
   data_->started_ns.store(0, std::memory_order_release);
 }
 
+uint64_t WorkerSlot::LastSeq() const {
+  return data_->seq.load(std::memory_order_acquire);
+}
+
 std::optional<SlotState> WorkerSlot::Current() const {
   const int64_t started = data_->started_ns.load(std::memory_order_acquire);
   if (started == 0) return std::nullopt;

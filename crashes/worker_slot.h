@@ -7,7 +7,8 @@
 // or dpfuzz's own code); after it, it marks the slot idle. Plain stores into
 // shared memory cost nothing next to a case, and they outlive the worker: when
 // it dies, the supervisor reads which case it was running and for how long. The
-// slot is a file, so the record is on disk before the case runs.
+// slot is a file, so the record is on disk before the case runs. End keeps
+// the sequence number, so an idle slot still says which case ended last.
 //
 //   absl::StatusOr<WorkerSlot> slot = WorkerSlot::Create(path);  // supervisor
 //   absl::StatusOr<WorkerSlot> slot = WorkerSlot::Open(path);    // worker
@@ -54,6 +55,10 @@ class WorkerSlot {
 
   // The case in flight; nullopt when idle.
   std::optional<SlotState> Current() const;
+  // The sequence number of the last case begun, in flight or ended; 0
+  // before the first. What a worker that died between two cases of a batch
+  // had run (Note [Batched reports], crashes/ticket_batch.h).
+  uint64_t LastSeq() const;
 
   // The word a worker hands to SetCallPhaseSink; lives as long as the slot.
   std::atomic<uint32_t>* phase_word();

@@ -36,6 +36,7 @@
 //                   (bench/coverage_compare.sh)
 //   DPFUZZ_CELLS    a file to write every layout-coverage cell reached to,
 //                   one per line, when the target exits
+//   DPFUZZ_NO_STOP  1: findings are printed, not stopped on (measurements)
 
 #include <cstddef>
 #include <cstdint>
@@ -80,6 +81,7 @@ struct Target {
   BuildOptions build;
   KnownIssues known;
   bool uniform = false;
+  bool stop = true;             // On a finding; DPFUZZ_NO_STOP=1: not.
   std::string cells_file;       // DPFUZZ_CELLS; "": none.
   std::set<std::string> cells;  // Reached, when cells_file is set.
 };
@@ -113,6 +115,7 @@ Target* MakeTarget() {
   t->build.check_grad = Env("DPFUZZ_GRAD", "1") != "0";
   t->uniform = Env("DPFUZZ_UNIFORM", "0") == "1";
   t->cells_file = Env("DPFUZZ_CELLS", "");
+  t->stop = Env("DPFUZZ_NO_STOP", "0") != "1";
   for (absl::string_view name :
        absl::StrSplit(Env("DPFUZZ_OPS", "all"), ',', absl::SkipEmpty())) {
     absl::StatusOr<std::vector<const OpSpec*>> specs =
@@ -172,14 +175,14 @@ void WriteCells() {
   for (const std::string& cell : target->cells) out << cell << "\n";
 }
 
-[[noreturn]] void StopOn(const Case& c, const CaseOutcome& outcome) {
+void ReportFinding(const Case& c, const CaseOutcome& outcome) {
   const Finding finding = MakeFinding(c, outcome);
   std::cerr << "dpfuzz: FINDING: bug=" << BugId(finding)
             << " verdict=" << VerdictName(outcome.verdict)
             << " op=" << QualifiedOpName(c) << "\n"
             << "dpfuzz: " << EvidenceLine(outcome.evidence) << "\n"
             << CaseToString(c) << std::endl;
-  std::abort();
+  if (target->stop) std::abort();
 }
 
 // See Note [Overlap findings] in fuzz/triage.cc: a finding that shows only
@@ -212,7 +215,8 @@ int RunOne(const uint8_t* data, size_t size) {
   absl::StatusOr<CaseOutcome> again = RunCase(*spec, *c);  // Flaky: no stop.
   if (!again.ok() || again->verdict != outcome->verdict) return 0;
   if (ShowsOnlyWhileShared(*spec, *c, outcome->verdict)) return 0;
-  StopOn(*c, *outcome);
+  ReportFinding(*c, *outcome);
+  return 0;
 }
 
 size_t Emit(const std::string& bytes, uint8_t* out, size_t max_size) {

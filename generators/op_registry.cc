@@ -38,10 +38,17 @@ std::deque<OpSpec>& AddedOps() {
   return *ops;
 }
 
+// Whether `name` is "<spec.op>.<spec.overload>", without building it: a
+// worker looks its op up a few times per case, over every listed spec.
+bool IsFullName(const OpSpec& spec, absl::string_view name) {
+  return !spec.overload.empty() &&
+         name.size() == spec.op.size() + 1 + spec.overload.size() &&
+         absl::StartsWith(name, spec.op) && name[spec.op.size()] == '.' &&
+         absl::EndsWith(name, spec.overload);
+}
+
 bool HasName(const OpSpec& spec, const std::string& qualified) {
-  return spec.op == qualified ||
-         (!spec.overload.empty() &&
-          absl::StrCat(spec.op, ".", spec.overload) == qualified);
+  return spec.op == qualified || IsFullName(spec, qualified);
 }
 
 // The curated or added spec named exactly `full` ("aten::add.Tensor",
@@ -49,10 +56,9 @@ bool HasName(const OpSpec& spec, const std::string& qualified) {
 const OpSpec* FindListed(const std::string& full, bool by_op, bool nested) {
   auto named = [&](const OpSpec& spec) {
     if (spec.nested != nested) return false;
-    const std::string own = spec.overload.empty()
-                                ? spec.op
-                                : absl::StrCat(spec.op, ".", spec.overload);
-    return own == full || (by_op && spec.op == full);
+    const bool own =
+        spec.overload.empty() ? spec.op == full : IsFullName(spec, full);
+    return own || (by_op && spec.op == full);
   };
   for (const OpSpec& spec : CuratedOps()) {
     if (named(spec)) return &spec;
