@@ -7,8 +7,9 @@
 // its layout-coverage cells (oracles/layout_coverage.h) are the coverage
 // libFuzzer sees, as extra counters, since LibTorch itself is not
 // instrumented. The custom mutator decodes an input, mutates the case
-// structurally (generators/case_mutator.h) or, one time in four, lets libFuzzer
-// mutate the bytes of a choice stream (a new case of any op), and hands
+// structurally (generators/case_mutator.h) or, one time in two, draws a
+// new case from fresh choices (a choice stream: libFuzzer's byte mutations
+// of it), and hands
 // back the case form: every input libFuzzer keeps or crashes on, but for
 // those given to it, is a case file, which `dpfuzz replay` replays.
 //
@@ -225,13 +226,23 @@ size_t Emit(const std::string& bytes, uint8_t* out, size_t max_size) {
   return bytes.size();
 }
 
+// A case form's text is a poor choice stream (every one starts alike, so
+// its first draws, the op, dtype and variant, would never change): a case
+// form gets fresh choices instead, a choice form libFuzzer's byte mutations.
+constexpr size_t kFreshChoices = 64;
+
 size_t Mutate(uint8_t* data, size_t size, size_t max_size, unsigned seed) {
   Rng rng(seed);
-  if (!IsCaseForm(data, size) || rng.OneIn(4)) {
-    // New choices: libFuzzer's byte mutations of a choice stream (a case
-    // form's bytes become a choice stream too).
-    size_t n = LLVMFuzzerMutate(data, size, max_size);
-    if (n > 0 && data[0] == '{') data[0] = '}';
+  const bool case_form = IsCaseForm(data, size);
+  if (!case_form || rng.OneIn(2)) {
+    size_t n = 0;
+    if (case_form && max_size >= kFreshChoices) {
+      for (n = 0; n < kFreshChoices; ++n)
+        data[n] = static_cast<uint8_t>(rng.Next());
+    } else {
+      n = LLVMFuzzerMutate(data, size, max_size);
+    }
+    if (n > 0 && data[0] == '{') data[0] = '}';  // Stays a choice form.
     std::optional<Case> c = Decode(data, n);
     if (!c.has_value()) return n;
     const size_t m = Emit(EncodeCase(*c), data, max_size);
