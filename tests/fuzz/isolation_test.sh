@@ -56,8 +56,11 @@ if "$python" -c "import torch" 2>/dev/null; then
 fi
 [ "$fail" = 0 ] || { cat "$dir/out"; }
 
-# 2. Replay: every stored finding reproduces; exit 1.
-"$dpfuzz" replay "$dir/f" --timeout=2 --rss_limit_mb=1024 >"$dir/replay" 2>&1
+# 2. Replay: every stored finding reproduces; exit 1. The time limit leaves
+# hog_neg (which allocates until stopped) time to reach the memory limit
+# first on a loaded machine too: at --timeout=2 a CI run's replay saw a
+# timeout where the campaign had seen an oom.
+"$dpfuzz" replay "$dir/f" --timeout=10 --rss_limit_mb=1024 >"$dir/replay" 2>&1
 status=$?
 [ "$status" = 1 ] || die "replay exit $status, expected 1"
 [ "$(grep -c '^REPRODUCES: ' "$dir/replay")" = 4 ] || { die "replay did not reproduce all 4"; cat "$dir/replay"; }
