@@ -6,10 +6,11 @@
 // contiguous baseline's (a baseline failure). Heap corruption that glibc
 // reports later, a segfault in LibTorch's code after an op call returned
 // (the destructor of a result the op left corrupt), or memory that ran
-// out after an op call returned, is the last call's side's. Any other death between op calls (a segfault, an
-// abort, a hang, memory used up before any op ran) is dpfuzz's own: an
-// internal error, never a finding, unless the supervisor finds that the
-// layouts caused it (Note [Deaths after a call], crashes/supervisor.h).
+// out after an op call returned, is the last call's side's. Any other death
+// between op calls (a segfault, an abort, a hang, memory used up before any op
+// ran) is dpfuzz's own: an internal error, never a finding, unless the
+// supervisor finds that the layouts caused it (Note [Deaths after a call],
+// crashes/supervisor.h).
 //
 //   BlamedSide(Verdict::kCrash, phase, lines)  // nullopt: dpfuzz's bug
 
