@@ -139,9 +139,8 @@ absl::StatusOr<Recorded> FindingsStore::Record(const Finding& finding,
   return r;
 }
 
-absl::Status FindingsStore::Annotate(const std::string& path,
-                                     const std::string& key,
-                                     const nlohmann::json& value) {
+absl::Status FindingsStore::Update(
+    const std::string& path, const std::function<void(Json&)>& change) {
   const DirLock lock(dir_);
   if (!lock.ok()) return LockError(dir_);
   Json j = ReadFindingJson(path, Json());
@@ -149,9 +148,25 @@ absl::Status FindingsStore::Annotate(const std::string& path,
     return absl::NotFoundError(
         absl::StrCat(path, "/finding.json: missing or not a JSON object"));
   }
-  j[key] = value;
+  change(j);
   return WriteFileAtomically(path + "/finding.json", j.dump(2) + "\n",
                              "finding");
+}
+
+absl::Status FindingsStore::AddHits(const std::string& path, int64_t hits) {
+  return Update(path, [hits](Json& j) {
+    const int64_t before =
+        j.contains("hits") && j["hits"].is_number_integer()
+            ? j["hits"].get<int64_t>()
+            : 0;
+    j["hits"] = before + hits;
+  });
+}
+
+absl::Status FindingsStore::Annotate(const std::string& path,
+                                     const std::string& key,
+                                     const nlohmann::json& value) {
+  return Update(path, [&](Json& j) { j[key] = value; });
 }
 
 }  // namespace dpfuzz

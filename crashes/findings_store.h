@@ -20,6 +20,7 @@
 #define DPFUZZ_CRASHES_FINDINGS_STORE_H_
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -45,6 +46,10 @@ class FindingsStore {
   absl::StatusOr<Recorded> Record(const Finding& finding,
                                   const Case* original = nullptr);
 
+  // Adds `hits` to the hit count of the finding stored in `path`: hits
+  // that a caller counted instead of recording each.
+  absl::Status AddHits(const std::string& path, int64_t hits);
+
   // Sets `key` in the finding.json of the finding stored in `path`.
   absl::Status Annotate(const std::string& path, const std::string& key,
                         const nlohmann::json& value);
@@ -56,6 +61,10 @@ class FindingsStore {
 
  private:
   explicit FindingsStore(std::string dir) : dir_(std::move(dir)) {}
+
+  // Applies `change` to the finding.json in `path`, under the lock.
+  absl::Status Update(const std::string& path,
+                      const std::function<void(nlohmann::json&)>& change);
 
   std::string dir_;
 };

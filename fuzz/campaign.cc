@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -19,6 +20,7 @@
 #include "crashes/python_repro_check.h"
 #include "crashes/repro_files.h"
 #include "fuzz/campaign_journal.h"
+#include "fuzz/campaign_progress.h"
 #include "fuzz/corpus_draws.h"
 #include "fuzz/op_knowledge.h"
 #include "fuzz/report.h"
@@ -37,6 +39,10 @@ constexpr int kMaxInvalidInARow = 2000;
 // After an interrupt or past the time budget, the cases already handed to
 // workers get this long to finish; the rest are abandoned (and counted).
 constexpr double kGraceSeconds = 2;
+// Python repro checks still queued when the time budget is spent may run
+// until a tenth of the budget (at least this much) past it; counted from
+// the budget, not from when the workers stopped, so a slow triage at the
+// end (a hang re-run alone) cannot push the campaign's end further.
 constexpr double kMinReproWaitSeconds = 10;
 // A generic op's draw is the likeliest valid of this many candidates.
 constexpr int kDrawCandidates = 4;
@@ -106,9 +112,15 @@ class Campaign {
            std::chrono::duration<double>(Clock::now() - start_).count();
   }
   bool Setup();
+  // The op of that name still in the campaign; nullptr when none.
+  OpState* FindOpState(const std::string& name);
+  // Drops an op from the campaign (quarantined, or never valid).
+  void DropOp(const OpState* op);
   // Goes on from the findings directory's unfinished journal of the same
   // ops and shard, if there is one (fuzz/campaign_journal.h).
   void MaybeResume();
+  // Saves the journal (fuzz/campaign_progress.h says when it is due),
+  // with the hits it counts written to the store first.
   void SaveProgress(bool finished);
   void Submit(Supervisor& sup, const Ticket& ticket);
   bool WantMore() const;
@@ -134,7 +146,7 @@ class Campaign {
   // This shard's next ticket; each draws from its own Rng (TicketRng), so
   // that a resumed campaign goes on where it was.
   int64_t next_ticket_ = 0;
-  std::multiset<std::string> in_flight_;  // Encoded tickets.
+  std::optional<CampaignProgress> progress_;  // With a store.
   std::vector<Ticket> resubmit_;  // In flight when the resumed run stopped.
   double resumed_seconds_ = 0;
   int64_t resumed_worker_deaths_ = 0;
@@ -145,6 +157,7 @@ class Campaign {
   std::optional<ReproChecker> checker_;  // With a store and python_check.
   std::optional<Triage> triage_;
   std::vector<OpState> ops_;
+  std::unordered_map<std::string, size_t> op_index_;  // Name -> in ops_.
   std::optional<CorpusDraws> corpus_;  // With --corpus.
   OpKnowledge knowledge_;  // Loaded from and saved to the findings dir.
 };
@@ -213,6 +226,7 @@ bool Campaign::Setup() {
            << " accepts none of the requested dtypes; skipped\n";
       continue;
     }
+    op_index_.emplace(state.name, ops_.size());
     ops_.push_back(state);
   }
   if (unseeded > 0) {
@@ -230,65 +244,47 @@ bool Campaign::Setup() {
   return true;
 }
 
-std::vector<std::string> OpNames(const std::vector<const OpSpec*>& ops) {
-  std::vector<std::string> names;
-  for (const OpSpec* spec : ops) names.push_back(SpecName(*spec));
-  return names;
-}
-
 void Campaign::MaybeResume() {
   if (!store_.has_value()) return;
-  absl::StatusOr<std::optional<CampaignJournal>> journal =
-      LoadJournal(options_.findings_dir);
-  if (!journal.ok()) {
-    log_ << "WARNING: " << journal.status().message() << "\n";
-    return;
-  }
-  if (!journal->has_value() || (*journal)->finished) return;
-  const CampaignJournal& j = **journal;
-  if (j.ops != OpNames(options_.ops) || !(j.shard == options_.shard)) {
-    log_ << "INFO: " << options_.findings_dir << "/" << kJournalFile
-         << " is an unfinished campaign of other ops or another shard; "
-            "starting a new one in its place\n";
-    return;
-  }
-  seed_ = j.seed;
-  next_ticket_ = j.next_ticket;
-  summary_ = j.summary;
-  resumed_seconds_ = j.summary.seconds;
-  resumed_worker_deaths_ = j.summary.worker_deaths;
-  triage_->Resume(j.triage);
-  for (const std::string& line : j.in_flight) {
+  progress_.emplace(options_.findings_dir, OpNames(options_.ops),
+                    options_.shard);
+  std::optional<CampaignJournal> j = progress_->Load(log_);
+  if (!j.has_value()) return;
+  seed_ = j->seed;
+  next_ticket_ = j->next_ticket;
+  summary_ = j->summary;
+  resumed_seconds_ = j->summary.seconds;
+  resumed_worker_deaths_ = j->summary.worker_deaths;
+  triage_->Resume(j->triage);
+  for (const std::string& line : j->in_flight) {
     absl::StatusOr<Ticket> t = DecodeTicket(line);
     if (t.ok()) resubmit_.push_back(*t);
   }
   log_ << "INFO: resuming the campaign in " << options_.findings_dir << ": "
-       << summary_.cases << " cases, " << j.triage.bugs.size() << " bug(s), "
+       << summary_.cases << " cases, " << j->triage.bugs.size() << " bug(s), "
        << absl::StrFormat("%.0f", resumed_seconds_) << " s so far; "
        << resubmit_.size() << " case(s) in flight run again" << std::endl;
 }
 
 void Campaign::SaveProgress(bool finished) {
-  if (!store_.has_value()) return;
+  if (!progress_.has_value()) return;
+  triage_->FlushHits();
   CampaignJournal j;
-  j.ops = OpNames(options_.ops);
   j.seed = seed_;
-  j.shard = options_.shard;
   j.finished = finished;
   j.next_ticket = next_ticket_;
-  j.in_flight.assign(in_flight_.begin(), in_flight_.end());
   j.summary = summary_;
   j.summary.seconds = Elapsed();
   j.triage = triage_->State();
-  if (absl::Status s = SaveJournal(j, options_.findings_dir); !s.ok()) {
+  if (absl::Status s = progress_->Save(std::move(j), triage_->findings().size());
+      !s.ok()) {
     ++summary_.errors;
     log_ << "ERROR: " << s.message() << "\n";
   }
 }
 
 void Campaign::Submit(Supervisor& sup, const Ticket& ticket) {
-  absl::StatusOr<std::string> line = EncodeTicket(ticket);
-  if (line.ok()) in_flight_.insert(*line);
+  if (progress_.has_value()) progress_->Submitted(ticket);
   sup.Submit(ticket);
 }
 
@@ -371,18 +367,27 @@ void Campaign::HandleFinding(const Finding& found) {
   triage_->HandleFinding(found, Elapsed(), remaining);
 }
 
+Campaign::OpState* Campaign::FindOpState(const std::string& name) {
+  const auto it = op_index_.find(name);
+  return it == op_index_.end() ? nullptr : &ops_[it->second];
+}
+
+void Campaign::DropOp(const OpState* op) {
+  ops_.erase(ops_.begin() + (op - ops_.data()));
+  op_index_.clear();
+  for (size_t i = 0; i < ops_.size(); ++i) op_index_.emplace(ops_[i].name, i);
+}
+
 void Campaign::CountDeath(const std::string& name) {
-  const auto op = std::find_if(ops_.begin(), ops_.end(), [&](const OpState& s) {
-    return s.name == name;
-  });
-  if (op == ops_.end() || ++op->deaths < kQuarantineDeaths) return;
+  OpState* op = FindOpState(name);
+  if (op == nullptr || ++op->deaths < kQuarantineDeaths) return;
   const std::string reason = absl::StrCat(
       op->deaths, " of its cases killed their worker (crash, hang or memory)");
   if (options_.progress) std::fprintf(stderr, "\n");
   log_ << "WARNING: quarantined " << op->name << ": " << reason
        << "; dropped from the campaign" << std::endl;
   summary_.quarantined.push_back({op->name, op->deaths, reason});
-  ops_.erase(op);
+  DropOp(op);
 }
 
 void Campaign::ReportReproChecks() {
@@ -401,26 +406,19 @@ void Campaign::ReportReproChecks() {
 void Campaign::Handle(TicketResult& r) {
   if (r.kind != TicketResult::Kind::kLateCulprit) {
     if (corpus_.has_value()) corpus_->Done(r.ticket);
-    absl::StatusOr<std::string> line = EncodeTicket(r.ticket);
-    if (line.ok()) {
-      if (auto it = in_flight_.find(*line); it != in_flight_.end()) {
-        in_flight_.erase(it);
-      }
-    }
+    if (progress_.has_value()) progress_->Done(r.ticket);
   }
   switch (r.kind) {
     case TicketResult::Kind::kInvalid: {
       ++summary_.invalid;
       knowledge_.Record(r.ticket.op, r.ticket.dtype, r.ticket.seed, false,
                         r.ticket.kind == Ticket::Kind::kSeeded);
-      const auto op =
-          std::find_if(ops_.begin(), ops_.end(),
-                       [&](const OpState& s) { return s.name == r.ticket.op; });
-      if (op != ops_.end() && ++op->invalid_in_a_row == kMaxInvalidInARow) {
+      OpState* op = FindOpState(r.ticket.op);
+      if (op != nullptr && ++op->invalid_in_a_row == kMaxInvalidInARow) {
         log_ << "WARNING: " << op->name << ": " << kMaxInvalidInARow
              << " drawn argument sets in a row were rejected by the op; "
                 "dropping it from the campaign\n";
-        ops_.erase(op);
+        DropOp(op);
       }
       return;
     }
@@ -448,9 +446,7 @@ void Campaign::Handle(TicketResult& r) {
       ++summary_.cases;
       break;
   }
-  for (OpState& op : ops_) {
-    if (op.name == r.ticket.op) op.invalid_in_a_row = 0;
-  }
+  if (OpState* op = FindOpState(r.ticket.op)) op->invalid_in_a_row = 0;
   if (r.kind != TicketResult::Kind::kLateCulprit &&
       r.ticket.kind != Ticket::Kind::kFile) {  // Corpus draws are no draws.
     knowledge_.Record(r.ticket.op, r.ticket.dtype, r.ticket.seed, true,
@@ -542,7 +538,10 @@ CampaignSummary Campaign::Run() {
       break;
     }
     for (TicketResult& r : results) Handle(r);
-    if (!results.empty()) SaveProgress(/*finished=*/false);
+    if (!results.empty() && progress_.has_value() &&
+        progress_->Due(triage_->findings().size())) {
+      SaveProgress(/*finished=*/false);
+    }
     results.clear();
     ReportReproChecks();
     if (options_.progress &&
@@ -554,11 +553,15 @@ CampaignSummary Campaign::Run() {
   }
   if (checker_.has_value()) {
     // Python repro checks left over get a bounded wait: none after an
-    // interrupt, a tenth of the time budget (at least 10 s) otherwise.
+    // interrupt, until a tenth of the time budget (at least 10 s) past
+    // the budget otherwise.
     const double wait =
         summary_.interrupted ? 0
         : options_.max_time_seconds > 0
-            ? std::max(kMinReproWaitSeconds, options_.max_time_seconds / 10)
+            ? std::max(0.0, options_.max_time_seconds +
+                                std::max(kMinReproWaitSeconds,
+                                         options_.max_time_seconds / 10) -
+                                Elapsed())
             : 1e9;
     const size_t dropped = checker_->Finish(wait);
     ReportReproChecks();
@@ -616,86 +619,6 @@ CampaignSummary Campaign::Run() {
 CampaignSummary RunCampaign(const CampaignOptions& options, std::ostream& log,
                             const std::atomic<bool>* stop) {
   return Campaign(options, log, stop).Run();
-}
-
-namespace {
-
-int64_t LowConfidenceBugs(const CampaignSummary& s) {
-  return std::count_if(s.bugs.begin(), s.bugs.end(), [](const auto& bug) {
-    return bug.second.low_confidence;
-  });
-}
-
-}  // namespace
-
-std::string SummaryLine(const CampaignSummary& s) {
-  std::string line = absl::StrFormat(
-      "SUMMARY: cases=%d bugs=%d low_confidence=%d findings=%d hits=%d "
-      "known=%d baseline_failures=%d flaky=%d overlap=%d invalid=%d errors=%d "
-      "planned=%d culprits=%d abandoned=%d worker_deaths=%d quarantined=%d "
-      "seconds=%.1f",
-      s.cases, s.bugs.size(), LowConfidenceBugs(s), s.findings.size(), s.hits,
-      s.known.size(), s.baseline_failures, s.flaky, s.overlap, s.invalid,
-      s.errors, s.planned, s.culprits, s.abandoned, s.worker_deaths,
-      s.quarantined.size(), s.seconds);
-  for (const auto& [verdict, count] : s.verdicts) {
-    absl::StrAppend(&line, " ", VerdictName(verdict), "=", count);
-  }
-  if (s.interrupted) absl::StrAppend(&line, " interrupted");
-  return line;
-}
-
-std::string SummaryJson(const CampaignSummary& s) {
-  nlohmann::json verdicts = nlohmann::json::object();
-  for (Verdict v : AllVerdicts()) {
-    const auto it = s.verdicts.find(v);
-    verdicts[std::string(VerdictName(v))] =
-        it == s.verdicts.end() ? 0 : it->second;
-  }
-  nlohmann::json dirs = nlohmann::json::array();
-  for (const auto& [signature, dir] : s.findings) {
-    dirs.push_back({{"signature", signature}, {"dir", dir}});
-  }
-  nlohmann::json known = nlohmann::json::array();
-  for (const auto& [signature, k] : s.known) {
-    known.push_back(
-        {{"signature", signature}, {"note", k.note}, {"hits", k.hits}});
-  }
-  nlohmann::json bugs = nlohmann::json::array();
-  for (const auto& [id, bug] : s.bugs) {
-    bugs.push_back({{"id", id},
-                    {"summary", bug.summary},
-                    {"dir", bug.dir},
-                    {"hits", bug.hits},
-                    {"low_confidence", bug.low_confidence}});
-  }
-  nlohmann::json quarantined = nlohmann::json::array();
-  for (const Quarantined& q : s.quarantined) {
-    quarantined.push_back(
-        {{"op", q.op}, {"deaths", q.deaths}, {"reason", q.reason}});
-  }
-  const nlohmann::json j{{"planned", s.planned},
-                         {"cases", s.cases},
-                         {"bugs", s.bugs.size()},
-                         {"low_confidence_bugs", LowConfidenceBugs(s)},
-                         {"bug_list", bugs},
-                         {"baseline_failures", s.baseline_failures},
-                         {"flaky", s.flaky},
-                         {"overlap", s.overlap},
-                         {"quarantined", quarantined},
-                         {"findings", s.findings.size()},
-                         {"hits", s.hits},
-                         {"invalid", s.invalid},
-                         {"errors", s.errors},
-                         {"culprits", s.culprits},
-                         {"abandoned", s.abandoned},
-                         {"worker_deaths", s.worker_deaths},
-                         {"seconds", s.seconds},
-                         {"verdicts", verdicts},
-                         {"finding_dirs", dirs},
-                         {"known", known},
-                         {"interrupted", s.interrupted}};
-  return j.dump(2) + "\n";
 }
 
 }  // namespace dpfuzz

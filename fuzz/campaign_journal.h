@@ -6,9 +6,9 @@
 // shard) and what it has done: the number of its next ticket, the tickets
 // handed to workers that had no result yet, its counts (cases, hits,
 // verdicts, ...), and the findings and bugs it triaged. The campaign writes
-// it atomically (a temporary file, then a rename) after each batch of
-// results it handles, so the file always tells one consistent moment, and
-// marks it finished when the campaign ends by its budget or an interrupt
+// it atomically (a temporary file, then a rename) when a finding is new and
+// at least every second while results come in (fuzz/campaign_progress.h),
+// so the file always tells one consistent moment, and marks it finished when the campaign ends by its budget or an interrupt
 // it survived. A campaign started on a directory whose journal is
 // unfinished and names the same ops resumes it (fuzz/campaign.cc): counts,
 // findings and bugs continue, the tickets in flight run again (a ticket

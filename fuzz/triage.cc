@@ -56,7 +56,7 @@ Triage::Triage(TriageOptions options, FindingsStore* store,
       checker_(checker),
       log_(log) {}
 
-Triage::~Triage() = default;
+Triage::~Triage() { FlushHits(); }
 
 void Triage::NewLine() {
   if (options_.progress) std::fprintf(stderr, "\n");
@@ -86,9 +86,20 @@ std::string Triage::Store(const Finding& finding, const Case* original,
                           bool check_repro) {
   std::string where = "(not stored)";
   if (store_ != nullptr) {
+    const int64_t size = CaseSize(finding.c);
+    const auto stored = stored_sizes_.find(finding.signature);
+    if (stored != stored_sizes_.end() && size >= stored->second &&
+        original == nullptr && !check_repro) {
+      where = findings_.at(finding.signature);
+      ++pending_hits_[where];
+      return where;
+    }
     absl::StatusOr<Recorded> recorded = store_->Record(finding, original);
     if (recorded.ok()) {
       where = recorded->path;
+      // Stored: this case, or one smaller.
+      stored_sizes_[finding.signature] =
+          stored == stored_sizes_.end() ? size : std::min(stored->second, size);
       // An oom repro would allocate without bound outside any worker.
       // Bugs' first findings are checked, again when a smaller case
       // replaced theirs (its finding.json lost the earlier result).
@@ -105,6 +116,17 @@ std::string Triage::Store(const Finding& finding, const Case* original,
   }
   findings_.emplace(finding.signature, where);
   return where;
+}
+
+void Triage::FlushHits() {
+  for (const auto& [dir, hits] : pending_hits_) {
+    if (absl::Status s = store_->AddHits(dir, hits); !s.ok()) {
+      ++counts_.errors;
+      NewLine();
+      log_ << "ERROR: " << s.message() << "\n";
+    }
+  }
+  pending_hits_.clear();
 }
 
 TriageState Triage::State() const {

@@ -110,6 +110,13 @@ class Triage {
   }
   const TriageCounts& counts() const { return counts_; }
 
+  // Writes the hits counted since the last call to the store: a later hit
+  // of a stored finding whose case is no smaller than the stored one only
+  // counts, in memory (one store write per hit costs more than a cheap
+  // op's case). The campaign calls it before it saves its journal, and
+  // the destructor calls it.
+  void FlushHits();
+
   TriageState State() const;
   // Goes on from `state` (of an earlier run over the same store): its
   // findings' later hits attach to their bugs with the blame stored with
@@ -151,6 +158,9 @@ class Triage {
   std::set<std::string> overlapping_;
   std::map<std::string, std::string> errors_;  // Kind of error -> dir.
   std::set<std::string> checked_dirs_;         // Whose repro.py is checked.
+  // Signature -> at least the size (CaseSize) of the case stored for it.
+  std::map<std::string, int64_t> stored_sizes_;
+  std::map<std::string, int64_t> pending_hits_;  // Directory -> hits.
   TriageCounts counts_;
 };
 

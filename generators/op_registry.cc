@@ -146,11 +146,17 @@ const OpSpec* FindOpFor(const Case& c) {
       std::any_of(tensors.begin(), tensors.end(),
                   [](const TensorSpec* t) { return t->is_nested(); });
   // A nested constructor's case (dense arguments, a nested result) by the
-  // nested spec listed for it, when no dense one is.
+  // nested spec listed for it: a constructor from padded tensors, or any
+  // when the op has no dense spec, listed or generic. A dense case of an
+  // op that also has a nested spec (aten::gelu) keeps its dense spec.
   const std::string full = SplitOverload(QualifiedOpName(c)).Full();
+  const OpSpec* listed_nested =
+      FindListed(full, /*by_op=*/false, /*nested=*/true);
   const bool nested_only =
-      FindListed(full, /*by_op=*/false, /*nested=*/true) != nullptr &&
-      FindListed(full, /*by_op=*/false, /*nested=*/false) == nullptr;
+      listed_nested != nullptr &&
+      (listed_nested->nested_reference == NestedReference::kFromPadded ||
+       (FindListed(full, /*by_op=*/false, /*nested=*/false) == nullptr &&
+        Generic(SplitOverload(full), /*nested=*/false) == nullptr));
   if (nested_args || nested_only) {
     if (const OpSpec* nested =
             FindOp(absl::StrCat(kNestedPrefix, QualifiedOpName(c)))) {

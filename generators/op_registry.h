@@ -39,10 +39,10 @@ void AddOps(const std::vector<OpSpec>& specs);
 // nullptr when none has that name or the op cannot be fuzzed.
 const OpSpec* FindOp(absl::string_view name);
 
-// The spec a case is judged by: for a case with nested tensors, or of an
-// op listed only as nested (a constructor of nested tensors from dense
-// ones), the op's nested spec, if any; else its overload's, else its op's.
-// nullptr: none.
+// The spec a case is judged by: for a case with nested tensors, of a
+// listed constructor of nested tensors from padded dense ones, or of an op
+// with no dense spec, the op's nested spec, if any; else its overload's,
+// else its op's. nullptr: none.
 const OpSpec* FindOpFor(const Case& c);
 
 // "add.Tensor" -> {"aten::add", "Tensor"}; "myns::op" -> {"myns::op", ""}.

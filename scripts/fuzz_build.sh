@@ -4,7 +4,9 @@
 # an AddressSanitizer build as the engine's default), into build/fuzz:
 # out/ is $OUT (the target, its libraries, seed corpus and options), work/
 # is $WORK; the seeds are recorded with Debian's torch (/usr/bin/python3), the
-# LibTorch CMake finds. Prints the OUT folder on stdout.
+# LibTorch CMake finds; those of the default build when it has recorded
+# them since the harvest scripts last changed (the same Python and torch).
+# Prints the OUT folder on stdout.
 #
 #   scripts/fuzz_build.sh
 set -euo pipefail
@@ -12,6 +14,11 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh >&2
 root="$PWD/build/fuzz"
 mkdir -p "$root/out" "$root/work" "$root/src"
+seeds=build/default/seeds
+if [ -f "$seeds/index.json" ] && [ "$seeds/index.json" -nt scripts/harvest_seeds.py ] &&
+   [ "$seeds/index.json" -nt scripts/seed_workloads.py ]; then
+  export DPFUZZ_SEEDS="$PWD/$seeds"
+fi
 flags="-O1 -fno-omit-frame-pointer -gline-tables-only -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -fsanitize=address -fsanitize-address-use-after-scope -fsanitize=fuzzer-no-link"
 CC=clang-14 CXX=clang++-14 CFLAGS="$flags" CXXFLAGS="$flags" \
   LIB_FUZZING_ENGINE=-fsanitize=fuzzer SANITIZER=address \

@@ -25,20 +25,6 @@ fs::path FreshDir(const std::string& name) {
   return dir;
 }
 
-// The gapped tril.out finding; `rows` shrinks both tensors' first dims
-// (same strides), which makes a smaller case of the same bug.
-Finding TrilFinding(int64_t rows) {
-  Case c = LoadKnownCase("tril-out-gapped-writes-outside-view");
-  for (Argument& a : c.args) {
-    if (auto* t = std::get_if<TensorSpec>(&a.value)) t->layout.sizes[0] = rows;
-  }
-  CaseOutcome outcome;
-  outcome.verdict = Verdict::kOutsideWrite;
-  outcome.evidence.where = "storage of out";
-  outcome.evidence.detail = absl::StrCat("rows ", rows);
-  return MakeFinding(c, outcome);
-}
-
 nlohmann::json FindingJsonIn(const std::string& dir) {
   absl::StatusOr<std::string> text = ReadFile(dir + "/finding.json", "finding");
   EXPECT_TRUE(text.ok()) << text.status();
@@ -49,7 +35,7 @@ TEST(FindingsStoreTest, ANewFindingGetsItsCaseEvidenceAndRepros) {
   const fs::path dir = FreshDir("new");
   absl::StatusOr<FindingsStore> store = FindingsStore::Open(dir.string());
   ASSERT_TRUE(store.ok()) << store.status();
-  const Finding f = TrilFinding(4);
+  const Finding f = TrilOutFinding(4);
   absl::StatusOr<Recorded> r = store->Record(f);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_TRUE(r->is_new);
@@ -79,13 +65,13 @@ TEST(FindingsStoreTest, HitsCountAndTheSmallestCaseIsKept) {
   const fs::path dir = FreshDir("smaller");
   absl::StatusOr<FindingsStore> store = FindingsStore::Open(dir.string());
   ASSERT_TRUE(store.ok()) << store.status();
-  ASSERT_TRUE(store->Record(TrilFinding(3)).ok());
-  absl::StatusOr<Recorded> bigger = store->Record(TrilFinding(4));
+  ASSERT_TRUE(store->Record(TrilOutFinding(3)).ok());
+  absl::StatusOr<Recorded> bigger = store->Record(TrilOutFinding(4));
   ASSERT_TRUE(bigger.ok()) << bigger.status();
   EXPECT_FALSE(bigger->is_new);
   EXPECT_FALSE(bigger->case_written);
   EXPECT_EQ(FindingJsonIn(bigger->path)["evidence"]["detail"], "rows 3");
-  absl::StatusOr<Recorded> smaller = store->Record(TrilFinding(1));
+  absl::StatusOr<Recorded> smaller = store->Record(TrilOutFinding(1));
   ASSERT_TRUE(smaller.ok()) << smaller.status();
   EXPECT_TRUE(smaller->case_written);
   EXPECT_EQ(smaller->hits, 3);
@@ -95,7 +81,7 @@ TEST(FindingsStoreTest, HitsCountAndTheSmallestCaseIsKept) {
   EXPECT_EQ(j["evidence"]["detail"], "rows 1");
   absl::StatusOr<Case> stored = LoadCaseFile(smaller->path + "/case.json");
   ASSERT_TRUE(stored.ok());
-  EXPECT_TRUE(*stored == TrilFinding(1).c);
+  EXPECT_TRUE(*stored == TrilOutFinding(1).c);
   EXPECT_EQ(
       std::distance(fs::directory_iterator(dir), fs::directory_iterator()),
       2);  // The finding and .lock.
@@ -113,14 +99,14 @@ TEST(FindingsStoreTest, ConcurrentStoresAndRestartsLoseNoHit) {
       absl::StatusOr<FindingsStore> store = FindingsStore::Open(dir.string());
       ASSERT_TRUE(store.ok()) << store.status();
       for (int i = 0; i < kHitsEach; ++i) {
-        ASSERT_TRUE(store->Record(TrilFinding(1 + (t + i) % 4)).ok());
+        ASSERT_TRUE(store->Record(TrilOutFinding(1 + (t + i) % 4)).ok());
       }
     });
   }
   for (std::thread& t : threads) t.join();
   absl::StatusOr<FindingsStore> later = FindingsStore::Open(dir.string());
   ASSERT_TRUE(later.ok());
-  absl::StatusOr<Recorded> r = later->Record(TrilFinding(2));
+  absl::StatusOr<Recorded> r = later->Record(TrilOutFinding(2));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->hits, kThreads * kHitsEach + 1);
   EXPECT_EQ(FindingJsonIn(r->path)["evidence"]["detail"], "rows 1");
@@ -135,7 +121,7 @@ TEST(FindingsStoreTest, AnnotateAddsToFindingJson) {
   const fs::path dir = FreshDir("annotate");
   absl::StatusOr<FindingsStore> store = FindingsStore::Open(dir.string());
   ASSERT_TRUE(store.ok());
-  absl::StatusOr<Recorded> r = store->Record(TrilFinding(2));
+  absl::StatusOr<Recorded> r = store->Record(TrilOutFinding(2));
   ASSERT_TRUE(r.ok());
   ASSERT_TRUE(
       store->Annotate(r->path, "python_repro", {{"reproduces", true}}).ok());
@@ -143,6 +129,23 @@ TEST(FindingsStoreTest, AnnotateAddsToFindingJson) {
   EXPECT_EQ(j["python_repro"]["reproduces"], true);
   EXPECT_EQ(j["hits"], 1);
   EXPECT_FALSE(store->Annotate((dir / "nothing").string(), "k", 1).ok());
+  fs::remove_all(dir);
+}
+
+// Hits counted elsewhere add up with those recorded one by one.
+TEST(FindingsStoreTest, AddHitsAddsToTheCount) {
+  const fs::path dir = FreshDir("add_hits");
+  absl::StatusOr<FindingsStore> store = FindingsStore::Open(dir.string());
+  ASSERT_TRUE(store.ok());
+  absl::StatusOr<Recorded> r = store->Record(TrilOutFinding(2));
+  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(store->AddHits(r->path, 5).ok());
+  EXPECT_EQ(FindingJsonIn(r->path)["hits"], 6);
+  absl::StatusOr<Recorded> again = store->Record(TrilOutFinding(3));
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->hits, 7);
+  EXPECT_EQ(FindingJsonIn(r->path)["evidence"]["detail"], "rows 2");
+  EXPECT_FALSE(store->AddHits((dir / "nothing").string(), 1).ok());
   fs::remove_all(dir);
 }
 

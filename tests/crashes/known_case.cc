@@ -10,6 +10,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "generators/case_json.h"
 #include "gtest/gtest.h"
@@ -31,6 +32,18 @@ Case LoadKnownCase(const std::string& name) {
   absl::StatusOr<Case> c = LoadCaseFile(KnownCasePath(name));
   EXPECT_TRUE(c.ok()) << c.status();
   return c.ok() ? *c : Case{};
+}
+
+Finding TrilOutFinding(int64_t rows) {
+  Case c = LoadKnownCase("tril-out-gapped-writes-outside-view");
+  for (Argument& a : c.args) {
+    if (auto* t = std::get_if<TensorSpec>(&a.value)) t->layout.sizes[0] = rows;
+  }
+  CaseOutcome outcome;
+  outcome.verdict = Verdict::kOutsideWrite;
+  outcome.evidence.where = "storage of out";
+  outcome.evidence.detail = absl::StrCat("rows ", rows);
+  return MakeFinding(c, outcome);
 }
 
 bool LibTorchIsAtLeast(const std::string& release) {

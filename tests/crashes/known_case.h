@@ -10,6 +10,7 @@
 
 #include <string>
 
+#include "crashes/finding.h"
 #include "generators/case.h"
 
 namespace dpfuzz {
@@ -25,6 +26,11 @@ std::string KnownCasePath(const std::string& name);
 // names this one or an earlier one (see known_findings/README.md); fails
 // the calling test when either file is malformed.
 bool KnownFindingShows(const std::string& name);
+
+// The gapped tril.out finding (an outside write) with `rows` rows in both
+// tensors (same strides): a smaller `rows`, a smaller case of the same bug.
+// Its evidence detail is "rows <rows>".
+Finding TrilOutFinding(int64_t rows);
 
 // Whether the LibTorch under test is `release` ("2.11.0") or newer; fails
 // the calling test when `release` is malformed.

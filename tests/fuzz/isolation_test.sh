@@ -28,7 +28,7 @@ start=$(date +%s)
 status=$?
 elapsed=$(( $(date +%s) - start ))
 [ "$status" = 1 ] || die "campaign exit $status, expected 1"
-# The time limit, then at most 10 s for the Python repro checks left (a
+# The time limit, then the Python repro checks left until 10 s past it (a
 # running one is cut short), then stopping workers and writing reports.
 [ "$elapsed" -le $((max_time + 20)) ] || die "campaign took ${elapsed}s for --max_time=$max_time"
 for kind in crash-segv_neg crash-abort_neg timeout-hang_neg oom-hog_neg; do

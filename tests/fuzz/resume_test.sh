@@ -16,15 +16,21 @@ die() { echo "FAIL: $*"; fail=1; }
 json() {  # json FILE EXPRESSION(j)
   python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
 }
-# flat_neg has a planted layout bug; good_neg has none. No reduction and
-# no Python check: their budgets depend on time, the cases do not.
-args=(--op=planted::flat_neg,planted::good_neg --runs=20000 --seed=11 --jobs=2
+# sneaky_neg has a planted layout bug whose verdict is the same on every
+# run (flat_neg's is not: on an expanded input it reads past the storage,
+# and the resumed campaign runs again every case done since the journal's
+# last save, up to a second's worth); good_neg has none. No reduction and
+# no Python check: their budgets depend on time, the cases do not. Enough
+# cases that the kill, after the journal's first save past 3000 cases
+# (a save is at most a second apart), lands mid-campaign: 20000 ran in
+# under 2 s here, 100000 in 5 s.
+args=(--op=planted::sneaky_neg,planted::good_neg --runs=100000 --seed=11 --jobs=2
       --reduce=false --python_check=false --progress=false)
 key='j["cases"], j["invalid"], j["planned"], j["hits"], j["verdicts"], sorted(b["id"] for b in j["bug_list"])'
 
 "$planted" "${args[@]}" --findings="$dir/ref" --summary_json="$dir/ref.json" >"$dir/ref.out" 2>&1
 [ -f "$dir/ref.json" ] || { cat "$dir/ref.out"; die "the reference campaign wrote no summary"; exit 1; }
-[ "$(json "$dir/ref.json" 'j["cases"]')" = 20000 ] || die "reference: not 20000 cases"
+[ "$(json "$dir/ref.json" 'j["cases"]')" = 100000 ] || die "reference: not 100000 cases"
 [ "$(json "$dir/ref.json" 'len(j["bug_list"])')" = 1 ] || die "reference: not one bug"
 [ "$(json "$dir/ref/campaign.json" 'j["finished"]')" = True ] || die "a finished campaign's journal is not marked finished"
 
@@ -40,7 +46,7 @@ kill -9 -- -"$pid"
 wait "$pid" 2>/dev/null
 pid=
 done_before=$(json "$dir/f/campaign.json" 'j["counts"]["cases"]')
-[ "$done_before" -ge 3000 ] && [ "$done_before" -lt 20000 ] ||
+[ "$done_before" -ge 3000 ] && [ "$done_before" -lt 100000 ] ||
   die "the kill did not land mid-campaign ($done_before cases)"
 [ "$(json "$dir/f/campaign.json" 'j["finished"]')" = False ] || die "a killed campaign's journal says finished"
 
@@ -53,8 +59,16 @@ grep -q "^BUG: " "$dir/second.out" && grep -q "^BUG: " "$dir/first.out" &&
   die "resumed campaign differs from the unbroken one:
   unbroken: $(json "$dir/ref.json" "$key")
   resumed:  $(json "$dir/resumed.json" "$key")"
-[ "$(ls -d "$dir/f/"*flat_neg* | wc -l)" = "$(ls -d "$dir/ref/"*flat_neg* | wc -l)" ] ||
+[ "$(ls -d "$dir/f/"*sneaky_neg* | wc -l)" = "$(ls -d "$dir/ref/"*sneaky_neg* | wc -l)" ] ||
   die "findings directories differ: $(ls "$dir/f") vs $(ls "$dir/ref")"
+
+# The hits stored in finding.json files (written together, at most a
+# second apart, with the journal) add up to the campaign's own count.
+stored_hits() {
+  python3 -c "import glob,json,sys; print(sum(json.load(open(p))['hits'] for p in glob.glob(sys.argv[1] + '/*/finding.json')))" "$1"
+}
+[ "$(stored_hits "$dir/f")" = "$(json "$dir/resumed.json" 'j["hits"]')" ] ||
+  die "stored hits $(stored_hits "$dir/f") of the resumed campaign, not its $(json "$dir/resumed.json" 'j["hits"]')"
 
 # A finished campaign is not resumed: the same command starts anew.
 "$planted" "${args[@]}" --runs=50 --findings="$dir/ref" >"$dir/again.out" 2>&1

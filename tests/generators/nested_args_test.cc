@@ -111,5 +111,34 @@ TEST(GenericNestedSpecTest, CatalogListsEachNestedKernelOnce) {
   EXPECT_EQ(sum, 1);
 }
 
+// A dense case of an op that also has a curated nested spec is judged by
+// its dense spec, out= and in-place variants included; a constructor of
+// nested tensors from padded dense ones by its nested spec.
+TEST(FindOpForTest, DenseCasesKeepTheirDenseSpec) {
+  TensorSpec dense;
+  dense.dtype = DType::kFloat32;
+  dense.layout.sizes = {2, 3};
+  dense.layout.strides = {3, 1};
+  for (const char* op : {"aten::gelu", "aten::relu", "aten::tanh"}) {
+    SCOPED_TRACE(op);
+    ASSERT_NE(FindOp(std::string(kNestedPrefix) + op), nullptr);
+    Case c;
+    c.op = op;
+    c.variant = Variant::kOut;
+    c.args = {{"self", dense}};
+    const OpSpec* spec = FindOpFor(c);
+    ASSERT_NE(spec, nullptr);
+    EXPECT_FALSE(spec->nested);
+    EXPECT_FALSE(spec->out_overload.empty());
+    EXPECT_TRUE(spec->has_inplace);
+  }
+  Case padded;
+  padded.op = "aten::_nested_from_padded";
+  padded.args = {{"padded", dense}};
+  const OpSpec* constructor = FindOpFor(padded);
+  ASSERT_NE(constructor, nullptr);
+  EXPECT_TRUE(constructor->nested);
+}
+
 }  // namespace
 }  // namespace dpfuzz

@@ -1,0 +1,60 @@
+#include "fuzz/triage.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "common/files.h"
+#include "gtest/gtest.h"
+#include "tests/crashes/known_case.h"
+
+namespace dpfuzz {
+namespace {
+
+namespace fs = std::filesystem;
+
+int64_t StoredHits(const std::string& dir) {
+  absl::StatusOr<std::string> text = ReadFile(dir + "/finding.json", "finding");
+  EXPECT_TRUE(text.ok()) << text.status();
+  return text.ok() ? nlohmann::json::parse(*text)["hits"].get<int64_t>() : -1;
+}
+
+// Later hits of a stored finding are counted in memory and written
+// together; a smaller case of it is written at once, with its count.
+TEST(TriageTest, LaterHitsAreWrittenTogetherAndSmallerCasesAtOnce) {
+  const fs::path root = fs::path(testing::TempDir()) /
+                        absl::StrCat("dpfuzz_triage_hits_", ::getpid());
+  fs::remove_all(root);
+  absl::StatusOr<FindingsStore> store = FindingsStore::Open(root.string());
+  ASSERT_TRUE(store.ok()) << store.status();
+  TriageOptions options;
+  options.reduce = false;  // No worker: no reduction, no blame.
+  std::ostringstream log;
+  std::optional<Triage> triage;
+  triage.emplace(options, &*store, nullptr, log);
+
+  triage->HandleFinding(TrilOutFinding(3), 0, 100);
+  ASSERT_EQ(triage->bugs().size(), 1u) << log.str();
+  const std::string dir = triage->bugs().begin()->second.dir;
+  for (int i = 0; i < 3; ++i) triage->HandleFinding(TrilOutFinding(4), 0, 100);
+  EXPECT_EQ(StoredHits(dir), 1);  // Counted, not yet written.
+  triage->HandleFinding(TrilOutFinding(1), 0, 100);
+  EXPECT_EQ(StoredHits(dir), 2);  // The smaller case, written at once.
+  absl::StatusOr<std::string> finding =
+      ReadFile(dir + "/finding.json", "finding");
+  ASSERT_TRUE(finding.ok());
+  EXPECT_NE(finding->find("rows 1"), std::string::npos) << *finding;
+  triage->FlushHits();
+  EXPECT_EQ(StoredHits(dir), 5);
+  triage->HandleFinding(TrilOutFinding(2), 0, 100);
+  triage.reset();  // Writes what it counted.
+  EXPECT_EQ(StoredHits(dir), 6);
+  fs::remove_all(root);
+}
+
+}  // namespace
+}  // namespace dpfuzz
