@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Issue 19's throughput ratios, measured in one run on the bench ops:
-#  - campaign: one worker, forward only (dpfuzz --jobs=1 --grad=false
+#  - campaign: the curated spec the engine bench uses (FindCuratedOp: not
+#    the nested spec or the other overloads that --op=sum also selects),
+#    one worker, forward only (dpfuzz --jobs=1 --grad=false
 #    --python_check=false --reduce=false --alias=false --seeds=), cases/s
 #    from its --summary_json (its start, about a second, included);
 #  - engine: the same draws built and run in process (dpfuzz_engine_bench
@@ -20,7 +22,7 @@ python="${3:-/usr/bin/python3}"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 declare -A op_name=([masked_select]=aten::masked_select [add]=aten::add.Tensor
-                    [sum]=aten::sum [index_select]=aten::index_select)
+                    [sum]=aten::sum.dim_IntList [index_select]=aten::index_select)
 ops=(masked_select add sum index_select)
 
 "$build/bench/dpfuzz_engine_bench" --benchmark_format=json \
