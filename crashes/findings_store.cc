@@ -139,8 +139,8 @@ absl::StatusOr<Recorded> FindingsStore::Record(const Finding& finding,
   return r;
 }
 
-absl::Status FindingsStore::Update(
-    const std::string& path, const std::function<void(Json&)>& change) {
+absl::Status FindingsStore::Update(const std::string& path,
+                                   const std::function<void(Json&)>& change) {
   const DirLock lock(dir_);
   if (!lock.ok()) return LockError(dir_);
   Json j = ReadFindingJson(path, Json());
@@ -155,10 +155,9 @@ absl::Status FindingsStore::Update(
 
 absl::Status FindingsStore::AddHits(const std::string& path, int64_t hits) {
   return Update(path, [hits](Json& j) {
-    const int64_t before =
-        j.contains("hits") && j["hits"].is_number_integer()
-            ? j["hits"].get<int64_t>()
-            : 0;
+    const int64_t before = j.contains("hits") && j["hits"].is_number_integer()
+                               ? j["hits"].get<int64_t>()
+                               : 0;
     j["hits"] = before + hits;
   });
 }

@@ -158,7 +158,7 @@ class Campaign {
   std::optional<Triage> triage_;
   std::vector<OpState> ops_;
   std::unordered_map<std::string, size_t> op_index_;  // Name -> in ops_.
-  std::optional<CorpusDraws> corpus_;  // With --corpus.
+  std::optional<CorpusDraws> corpus_;                 // With --corpus.
   OpKnowledge knowledge_;  // Loaded from and saved to the findings dir.
 };
 
@@ -276,7 +276,8 @@ void Campaign::SaveProgress(bool finished) {
   j.summary = summary_;
   j.summary.seconds = Elapsed();
   j.triage = triage_->State();
-  if (absl::Status s = progress_->Save(std::move(j), triage_->findings().size());
+  if (absl::Status s =
+          progress_->Save(std::move(j), triage_->findings().size());
       !s.ok()) {
     ++summary_.errors;
     log_ << "ERROR: " << s.message() << "\n";

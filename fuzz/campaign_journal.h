@@ -8,13 +8,13 @@
 // verdicts, ...), and the findings and bugs it triaged. The campaign writes
 // it atomically (a temporary file, then a rename) when a finding is new and
 // at least every second while results come in (fuzz/campaign_progress.h),
-// so the file always tells one consistent moment, and marks it finished when the campaign ends by its budget or an interrupt
-// it survived. A campaign started on a directory whose journal is
-// unfinished and names the same ops resumes it (fuzz/campaign.cc): counts,
-// findings and bugs continue, the tickets in flight run again (a ticket
-// that was in flight never got counted), and ticket numbers go on from
-// where they were, so no case is counted twice. What the campaign learned
-// about ops (op_stats.json) is saved only at its end.
+// so the file always tells one consistent moment, and marks it finished when
+// the campaign ends by its budget or an interrupt it survived. A campaign
+// started on a directory whose journal is unfinished and names the same ops
+// resumes it (fuzz/campaign.cc): counts, findings and bugs continue, the
+// tickets in flight run again (a ticket that was in flight never got counted),
+// and ticket numbers go on from where they were, so no case is counted twice.
+// What the campaign learned about ops (op_stats.json) is saved only at its end.
 //
 //   absl::StatusOr<std::optional<CampaignJournal>> j = LoadJournal("findings");
 //   if (j.ok() && j->has_value() && !(*j)->finished) ... resume ...

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <torch/cuda.h>
 
+#include <functional>
+
 #include "generators/aten_bridge.h"
 #include "generators/layout_generator.h"
 #include "generators/materialize.h"
@@ -41,8 +43,10 @@ const OpSpec& Planted(const std::vector<PlantedOp>& ops,
 
 // The verdicts of `cases` CUDA cases of `spec` from `seed`, and the
 // evidence of the first finding.
-std::map<Verdict, int> RunOnCuda(const OpSpec& spec, int cases, uint64_t seed,
-                                 Evidence* first = nullptr) {
+// `keep`: the drawn cases to run (all when unset).
+std::map<Verdict, int> RunOnCuda(
+    const OpSpec& spec, int cases, uint64_t seed, Evidence* first = nullptr,
+    const std::function<bool(const Case&)>& keep = nullptr) {
   std::map<Verdict, int> verdicts;
   BuildOptions build;
   build.device = Device::kCuda;
@@ -52,7 +56,7 @@ std::map<Verdict, int> RunOnCuda(const OpSpec& spec, int cases, uint64_t seed,
         BuildCase(spec, rng.Pick(spec.dtypes), rng.Pick(VariantsOf(spec)),
                   rng.Next(), build);
     EXPECT_TRUE(c.ok()) << c.status();
-    if (!c.ok() || !c->has_value()) continue;
+    if (!c.ok() || !c->has_value() || (keep && !keep(**c))) continue;
     EXPECT_EQ(CaseDevice(**c), Device::kCuda);
     absl::StatusOr<CaseOutcome> o = RunCase(spec, **c);
     EXPECT_TRUE(o.ok()) << o.status();
@@ -139,7 +143,17 @@ TEST_F(CudaOraclesTest, DesignDifferencesBetweenDevicesAreNoFindings) {
     SCOPED_TRACE(name);
     const OpSpec* spec = FindOp(name);
     ASSERT_NE(spec, nullptr);
-    std::map<Verdict, int> verdicts = RunOnCuda(*spec, 60, 7);
+    // A 0-dim self is left out: CUDA's topk of one with k = 0 returns
+    // uninitialized memory where the CPU returns the element, a real
+    // difference and rightly a device_mismatch (seen on an H100, torch
+    // 2.11), not a design difference.
+    std::map<Verdict, int> verdicts =
+        RunOnCuda(*spec, 60, 7, nullptr, [](const Case& c) {
+          const Argument* self = FindArgument(c, "self");
+          const auto* t =
+              self ? std::get_if<TensorSpec>(&self->value) : nullptr;
+          return t == nullptr || !t->layout.sizes.empty();
+        });
     EXPECT_EQ(verdicts[Verdict::kDeviceMismatch], 0);
     EXPECT_GT(verdicts[Verdict::kAgree], 0);
   }
