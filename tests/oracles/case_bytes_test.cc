@@ -59,18 +59,38 @@ TEST(RngTest, ChoicesSteerOneDrawEachThenASeededStream) {
   EXPECT_EQ(Rng::FromChoices(zeros, 8).Uniform(5, 9), 5);  // The smallest.
 }
 
+// The first 8 bytes pick the op ('a' = 97, 97 % 3 == 1: masked_select;
+// 'b' = 98: sum); the bytes after them steer the later draws, some of
+// which give no valid case.
 TEST(CaseBytesTest, ChoiceFormsDecodeDeterministicallyAndByteByByte) {
-  std::vector<uint8_t> bytes = {'a', 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6};
-  absl::StatusOr<std::optional<Case>> a =
-      DecodeCase(bytes.data(), bytes.size(), Ops(), {});
-  absl::StatusOr<std::optional<Case>> b =
-      DecodeCase(bytes.data(), bytes.size(), Ops(), {});
-  ASSERT_TRUE(a.ok()) << a.status();
-  ASSERT_TRUE(b.ok()) << b.status();
-  EXPECT_EQ(*a, *b);
-  // The first draw picks the op: 'a' (97) % 3 == 1, masked_select.
-  if (a->has_value()) EXPECT_EQ((*a)->op, "aten::masked_select");
-  EXPECT_FALSE(DecodeCase(bytes.data(), bytes.size(), {}, {}).ok());
+  int decoded = 0, decoded_other = 0;
+  for (uint8_t tail = 0; tail < 32; ++tail) {
+    SCOPED_TRACE(static_cast<int>(tail));
+    std::vector<uint8_t> bytes = {'a', 0, 0, 0, 0, 0, 0, 0, tail, 2, 3, 4, 5};
+    absl::StatusOr<std::optional<Case>> a =
+        DecodeCase(bytes.data(), bytes.size(), Ops(), {});
+    absl::StatusOr<std::optional<Case>> b =
+        DecodeCase(bytes.data(), bytes.size(), Ops(), {});
+    ASSERT_TRUE(a.ok()) << a.status();
+    ASSERT_TRUE(b.ok()) << b.status();
+    EXPECT_EQ(*a, *b);
+    if (a->has_value()) {
+      ++decoded;
+      EXPECT_EQ((*a)->op, "aten::masked_select");
+    }
+    bytes[0] = 'b';  // One byte: another op, the same later choices.
+    absl::StatusOr<std::optional<Case>> other =
+        DecodeCase(bytes.data(), bytes.size(), Ops(), {});
+    ASSERT_TRUE(other.ok()) << other.status();
+    if (other->has_value()) {
+      ++decoded_other;
+      EXPECT_EQ((*other)->op, "aten::sum");
+    }
+  }
+  EXPECT_GT(decoded, 0) << "no valid masked_select case in 32 streams";
+  EXPECT_GT(decoded_other, 0) << "no valid sum case in 32 streams";
+  const uint8_t bytes[8] = {'a'};
+  EXPECT_FALSE(DecodeCase(bytes, sizeof(bytes), {}, {}).ok());  // No ops.
 }
 
 TEST(CaseBytesTest, EveryCaseRoundTripsThroughItsCaseForm) {
