@@ -11,17 +11,16 @@
 #include <utility>
 #include <vector>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "common/files.h"
 #include "common/status_macros.h"
 #include "crashes/bug.h"
 #include "fuzz/op_knowledge.h"
+#include "fuzz/report_tables.h"
 
 namespace dpfuzz {
 namespace {
@@ -306,34 +305,6 @@ absl::StatusOr<Json> ReportJson(const std::vector<std::string>& findings_dirs,
   return report;
 }
 
-// The report as tables, which Markdown and HTML both render: a cell is a
-// list of pieces (text, optionally code or a link).
-struct Piece {
-  std::string text;
-  std::string link = {};  // A relative path; "" for plain text.
-  bool code = false;
-};
-using Cell = std::vector<Piece>;
-struct Row {
-  std::string css_class;
-  std::vector<Cell> cells;
-};
-struct Table {
-  std::string id, title;
-  std::vector<std::string> columns;
-  std::vector<Row> rows = {};
-};
-
-Cell Text(const std::string& text) {
-  return {Piece{text.empty() ? "-" : text}};
-}
-Cell Code(const std::string& text) {
-  return text.empty() ? Text("") : Cell{Piece{text, "", true}};
-}
-Cell Link(const std::string& path) {
-  if (path.empty()) return Text("");
-  return {Piece{fs::path(path).filename().string(), path}};
-}
 Cell Number(const Json& n) { return Text(n.dump()); }
 
 // A string field of the report's own JSON.
@@ -502,132 +473,14 @@ std::string SummaryText(const Json& s) {
       "; quarantined ops: ", s.at("quarantined").dump(), ".");
 }
 
-// A path as a URL path: bytes other than unreserved ones and '/' escaped.
-std::string UrlPath(const std::string& path) {
-  std::string url;
-  for (unsigned char ch : path) {
-    if (absl::ascii_isalnum(ch) || absl::StrContains("-._~/", ch)) {
-      url += static_cast<char>(ch);
-    } else {
-      absl::StrAppendFormat(&url, "%%%02X", ch);
-    }
-  }
-  return url;
-}
-
-// Text in Markdown, on one line: every character Markdown (and a table)
-// would interpret is backslash-escaped; an underscore inside a word
-// ("outside_write") cannot start emphasis and stays as it is.
-std::string MdText(const std::string& text) {
-  std::string md;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char ch = text[i];
-    if (ch == '\n' || ch == '\r') {
-      md += ' ';
-      continue;
-    }
-    const bool in_word = i > 0 && i + 1 < text.size() &&
-                         absl::ascii_isalnum(text[i - 1]) &&
-                         absl::ascii_isalnum(text[i + 1]);
-    if (absl::StrContains("\\`*[]<>|#!", ch) || (ch == '_' && !in_word)) {
-      md += '\\';
-    }
-    md += ch;
-  }
-  return md;
-}
-
-std::string MdPiece(const Piece& p) {
-  if (!p.link.empty()) {
-    return absl::StrCat("[", MdText(p.text), "](", UrlPath(p.link), ")");
-  }
-  // A code span cannot escape a backtick: such text stays plain.
-  if (p.code && !absl::StrContains(p.text, '`')) {
-    return absl::StrCat("`", absl::StrReplaceAll(p.text, {{"|", "\\|"}}), "`");
-  }
-  return MdText(p.text);
-}
-
 std::string RenderMarkdown(const Json& r) {
-  std::string md = absl::StrCat("# dpfuzz report\n\nFindings directory: ",
-                                MdPiece({Field(r, "findings_dir"), "", true}),
-                                "\n\n", SummaryText(r.at("summary")), "\n");
-  for (const Table& t : ReportTables(r)) {
-    absl::StrAppend(&md, "\n## ", t.title, "\n\n");
-    if (t.rows.empty()) {
-      absl::StrAppend(&md, "None.\n");
-      continue;
-    }
-    absl::StrAppend(&md, "| ", absl::StrJoin(t.columns, " | "), " |\n|");
-    for (size_t i = 0; i < t.columns.size(); ++i) absl::StrAppend(&md, "---|");
-    md += '\n';
-    for (const Row& row : t.rows) {
-      std::vector<std::string> cells;
-      for (const Cell& cell : row.cells) {
-        std::vector<std::string> pieces;
-        for (const Piece& p : cell) pieces.push_back(MdPiece(p));
-        cells.push_back(absl::StrJoin(pieces, ", "));
-      }
-      absl::StrAppend(&md, "| ", absl::StrJoin(cells, " | "), " |\n");
-    }
-  }
-  return md;
+  return TablesMarkdown(Field(r, "findings_dir"), SummaryText(r.at("summary")),
+                        ReportTables(r));
 }
-
-std::string Html(const std::string& text) {
-  return absl::StrReplaceAll(text, {{"&", "&amp;"},
-                                    {"<", "&lt;"},
-                                    {">", "&gt;"},
-                                    {"\"", "&quot;"},
-                                    {"'", "&#39;"}});
-}
-
-std::string HtmlPiece(const Piece& p) {
-  if (!p.link.empty()) {
-    return absl::StrCat("<a href=\"", Html(UrlPath(p.link)), "\">",
-                        Html(p.text), "</a>");
-  }
-  return p.code ? absl::StrCat("<code>", Html(p.text), "</code>")
-                : Html(p.text);
-}
-
-constexpr const char* kCss =
-    "body{font-family:sans-serif;margin:2em;color:#222}"
-    "table{border-collapse:collapse;margin-bottom:2em}"
-    "th,td{border:1px solid #ccc;padding:4px 8px;text-align:left;"
-    "vertical-align:top}"
-    "th{background:#eee}code{font-size:90%}"
-    "tr.memory td:nth-child(3){color:#b00;font-weight:bold}"
-    "tr.low td{color:#777}";
 
 std::string RenderHtml(const Json& r) {
-  std::string html = absl::StrCat(
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<title>dpfuzz report</title>\n<style>",
-      kCss, "</style>\n</head>\n<body>\n<h1>dpfuzz report</h1>\n",
-      "<p>Findings directory: <code>", Html(Field(r, "findings_dir")),
-      "</code></p>\n<p id=\"summary\">", Html(SummaryText(r.at("summary"))),
-      "</p>\n");
-  for (const Table& t : ReportTables(r)) {
-    absl::StrAppend(&html, "<h2>", Html(t.title), "</h2>\n<table id=\"", t.id,
-                    "\">\n<thead><tr>");
-    for (const std::string& c : t.columns) {
-      absl::StrAppend(&html, "<th>", Html(c), "</th>");
-    }
-    absl::StrAppend(&html, "</tr></thead>\n<tbody>\n");
-    for (const Row& row : t.rows) {
-      absl::StrAppend(&html, "<tr class=\"", Html(row.css_class), "\">");
-      for (const Cell& cell : row.cells) {
-        std::vector<std::string> pieces;
-        for (const Piece& p : cell) pieces.push_back(HtmlPiece(p));
-        absl::StrAppend(&html, "<td>", absl::StrJoin(pieces, "<br>"), "</td>");
-      }
-      absl::StrAppend(&html, "</tr>\n");
-    }
-    absl::StrAppend(&html, "</tbody>\n</table>\n");
-  }
-  absl::StrAppend(&html, "</body>\n</html>\n");
-  return html;
+  return TablesHtml(Field(r, "findings_dir"), SummaryText(r.at("summary")),
+                    ReportTables(r));
 }
 
 std::string Render(const Json& report, ReportFormat format) {
