@@ -235,6 +235,10 @@ bool Campaign::Setup() {
             "and have no seeds of the requested dtypes: not fuzzed (dpfuzz "
             "list-ops lists them)\n";
   }
+  if (store_.has_value()) {
+    progress_.emplace(options_.findings_dir, OpNames(options_.ops),
+                      options_.shard);
+  }
   MaybeResume();
   if (!options_.corpus_dir.empty()) {
     std::set<const OpSpec*> specs;
@@ -245,9 +249,7 @@ bool Campaign::Setup() {
 }
 
 void Campaign::MaybeResume() {
-  if (!store_.has_value()) return;
-  progress_.emplace(options_.findings_dir, OpNames(options_.ops),
-                    options_.shard);
+  if (!progress_.has_value()) return;
   std::optional<CampaignJournal> j = progress_->Load(log_);
   if (!j.has_value()) return;
   seed_ = j->seed;

@@ -149,14 +149,15 @@ const OpSpec* FindOpFor(const Case& c) {
   // nested spec listed for it: a constructor from padded tensors, or any
   // when the op has no dense spec, listed or generic. A dense case of an
   // op that also has a nested spec (aten::gelu) keeps its dense spec.
-  const std::string full = SplitOverload(QualifiedOpName(c)).Full();
+  const OverloadName overload = SplitOverload(QualifiedOpName(c));
+  const std::string full = overload.Full();
   const OpSpec* listed_nested =
       FindListed(full, /*by_op=*/false, /*nested=*/true);
   const bool nested_only =
       listed_nested != nullptr &&
       (listed_nested->nested_reference == NestedReference::kFromPadded ||
        (FindListed(full, /*by_op=*/false, /*nested=*/false) == nullptr &&
-        Generic(SplitOverload(full), /*nested=*/false) == nullptr));
+        Generic(overload, /*nested=*/false) == nullptr));
   if (nested_args || nested_only) {
     if (const OpSpec* nested =
             FindOp(absl::StrCat(kNestedPrefix, QualifiedOpName(c)))) {
