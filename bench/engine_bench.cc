@@ -7,7 +7,9 @@
 //   (materialize variant and baseline, call both, run every oracle).
 // BM_BuildAndRunCase/<op>: BuildCase + RunCase: the whole per-case cost.
 // BM_RawCalls/<op>: only the two op calls a case makes (baseline and
-//   variant), through the dispatcher, on tensors made in advance: the floor.
+//   variant), through the dispatcher, on tensors made in advance.
+// BM_FreshTensors/<op>: the same calls on tensors made per call, as any
+//   differential check must: the floor of the engine's cost.
 // BM_CampaignDraws/<op>: what one worker of `dpfuzz --op=<op> --grad=false
 //   --alias=false --seeds=` does in process: draws as a campaign does (any
 //   dtype and variant, no size limit), builds and runs; an invalid draw
@@ -15,10 +17,13 @@
 //   them). The campaign's cases/s over this one's is what the worker
 //   pipeline costs.
 // cases/s is items_per_second; the overhead ratio is
-// RunCase time / RawCalls time.
+// RunCase time / RawCalls time, its floor FreshTensors time / RawCalls
+// time. Errors skip their C++ backtrace, as in a campaign's worker.
 
 #include <benchmark/benchmark.h>
 
+#include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -91,19 +96,26 @@ void BM_BuildAndRunCase(benchmark::State& state, const std::string& name) {
   state.SetItemsProcessed(state.iterations());
 }
 
-void BM_RawCalls(benchmark::State& state, const std::string& name) {
-  const Built& b = CasesFor(name);
-  struct Prepared {
-    c10::OperatorHandle op;
-    NamedTensors baseline;
-    NamedTensors variant;
-  };
+// Each case's operator and its baseline and variant tensors, made once.
+struct Prepared {
+  c10::OperatorHandle op;
+  NamedTensors baseline;
+  NamedTensors variant;
+};
+
+std::vector<Prepared> Prepare(const Built& b) {
   std::vector<Prepared> prepared;
   for (const Case& c : b.cases) {
     CaseTensors v = *MaterializeVariant(c);
     CaseTensors base = MaterializeBaseline(v);
     prepared.push_back({*OperatorFor(*b.spec, c.variant), base.args, v.args});
   }
+  return prepared;
+}
+
+void BM_RawCalls(benchmark::State& state, const std::string& name) {
+  const Built& b = CasesFor(name);
+  const std::vector<Prepared> prepared = Prepare(b);
   size_t i = 0;
   for (auto _ : state) {
     const size_t k = i++ % prepared.size();
@@ -111,6 +123,38 @@ void BM_RawCalls(benchmark::State& state, const std::string& name) {
         Invoke(prepared[k].op, b.cases[k], prepared[k].baseline));
     benchmark::DoNotOptimize(
         Invoke(prepared[k].op, b.cases[k], prepared[k].variant));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+// The floor of engine/raw for any differential check that builds its
+// tensors per case: RawCalls plus, for each tensor of both calls, a fresh
+// copy (a new storage holding its storage's bytes, one memcpy, and its
+// geometry over it), neither poisoned nor compared nor checked. An op
+// whose FreshTensors / RawCalls is above a target ratio cannot meet it.
+void BM_FreshTensors(benchmark::State& state, const std::string& name) {
+  const Built& b = CasesFor(name);
+  const std::vector<Prepared> prepared = Prepare(b);
+  const auto fresh = [](const NamedTensors& like) {
+    NamedTensors out;
+    for (const auto& [name, tensors] : like) {
+      for (const at::Tensor& t : tensors) {
+        const int64_t bytes = static_cast<int64_t>(t.storage().nbytes());
+        at::Tensor storage = at::empty({bytes / t.element_size()}, t.options());
+        std::memcpy(storage.data_ptr(), t.storage().data(), bytes);
+        out[name].push_back(
+            storage.as_strided(t.sizes(), t.strides(), t.storage_offset()));
+      }
+    }
+    return out;
+  };
+  size_t i = 0;
+  for (auto _ : state) {
+    const size_t k = i++ % prepared.size();
+    benchmark::DoNotOptimize(
+        Invoke(prepared[k].op, b.cases[k], fresh(prepared[k].baseline)));
+    benchmark::DoNotOptimize(
+        Invoke(prepared[k].op, b.cases[k], fresh(prepared[k].variant)));
   }
   state.SetItemsProcessed(state.iterations());
 }
@@ -136,6 +180,7 @@ void BM_CampaignDraws(benchmark::State& state, const std::string& name) {
 }
 
 void RegisterAll() {
+  SkipErrorBacktraces();  // As a campaign's worker runs cases.
   for (const char* name : {"masked_select", "add", "sum", "index_select"}) {
     benchmark::RegisterBenchmark((std::string("BM_RunCase/") + name).c_str(),
                                  BM_RunCase, std::string(name));
@@ -144,6 +189,9 @@ void RegisterAll() {
         std::string(name));
     benchmark::RegisterBenchmark((std::string("BM_RawCalls/") + name).c_str(),
                                  BM_RawCalls, std::string(name));
+    benchmark::RegisterBenchmark(
+        (std::string("BM_FreshTensors/") + name).c_str(), BM_FreshTensors,
+        std::string(name));
     benchmark::RegisterBenchmark(
         (std::string("BM_CampaignDraws/") + name).c_str(), BM_CampaignDraws,
         std::string(name));

@@ -1,13 +1,11 @@
 #include "crashes/worker.h"
 
 #include <c10/util/Exception.h>
-#include <c10/util/Logging.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <csignal>
-#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -30,6 +28,7 @@
 #include "generators/seed_corpus.h"
 #include "oracles/call_phase.h"
 #include "oracles/device_sync.h"
+#include "oracles/invoke.h"
 #include "oracles/run_case.h"
 
 namespace dpfuzz {
@@ -327,11 +326,7 @@ int RunWorker(const WorkerConfig& config) {
   std::signal(SIGPIPE, SIG_IGN);
   InstallCrashHandler();
   compat::SilenceWarnings quiet;
-  // Most drawn argument sets are rejected with a c10::Error, and LibTorch
-  // 1.13 symbolizes a C++ backtrace for each one (milliseconds, a third of
-  // a campaign over many ops); dpfuzz reads only what_without_backtrace().
-  c10::SetStackTraceFetcher(
-      std::function<std::string()>([] { return std::string(); }));
+  SkipErrorBacktraces();
   absl::StatusOr<WorkerSlot> slot = WorkerSlot::Open(config.slot_path);
   if (!slot.ok()) {
     std::cerr << "dpfuzz-worker: " << slot.status().message() << std::endl;

@@ -62,6 +62,7 @@
 #include "generators/op_registry.h"
 #include "generators/rng.h"
 #include "oracles/case_bytes.h"
+#include "oracles/invoke.h"
 #include "oracles/layout_coverage.h"
 #include "oracles/run_case.h"
 #include "oracles/verdict.h"
@@ -102,6 +103,7 @@ std::string Env(const char* name, const char* fallback) {
 void WriteCells();
 
 Target* MakeTarget() {
+  SkipErrorBacktraces();
   auto* t = new Target;
   for (absl::string_view lib :
        absl::StrSplit(Env("DPFUZZ_LOAD", ""), ':', absl::SkipEmpty())) {

@@ -53,6 +53,7 @@ absl::StatusOr<Variant> ParseVariant(absl::string_view name) {
 
 std::vector<const TensorSpec*> TensorSpecsOf(const Case& c) {
   std::vector<const TensorSpec*> specs;
+  specs.reserve(c.args.size() + c.grad_outputs.size());
   for (const Argument& arg : c.args) {
     if (const auto* spec = std::get_if<TensorSpec>(&arg.value)) {
       specs.push_back(spec);
@@ -72,6 +73,7 @@ std::vector<const TensorSpec*> AllTensorSpecsOf(const Case& c) {
 
 std::vector<TensorSpec*> AllTensorSpecsOf(Case& c) {
   std::vector<TensorSpec*> specs;
+  specs.reserve(c.args.size() + c.grad_outputs.size());
   for (const TensorSpec* spec : AllTensorSpecsOf(static_cast<const Case&>(c))) {
     specs.push_back(const_cast<TensorSpec*>(spec));  // `c` is not const.
   }

@@ -92,9 +92,12 @@ absl::StatusOr<std::vector<MaterializedTensor>> BuildShared(
       exact_buffer ? first.numel() : extent + kTailMargin;
   at::Tensor storage = at::empty({storage_numel}, CpuOptions(first.dtype));
   auto* bytes = static_cast<uint8_t*>(storage.data_ptr());
+  // The poison everywhere: one element, then what is done copied onward.
   const std::vector<uint8_t> poison = PoisonElement(first.dtype);
-  for (int64_t i = 0; i < storage_numel; ++i) {
-    std::memcpy(bytes + i * element_size, poison.data(), element_size);
+  const int64_t storage_bytes = storage_numel * element_size;
+  if (storage_bytes > 0) std::memcpy(bytes, poison.data(), element_size);
+  for (int64_t done = element_size; done < storage_bytes; done *= 2) {
+    std::memcpy(bytes + done, bytes, std::min(done, storage_bytes - done));
   }
   // Overlapping layouts and shared storages write some elements more than
   // once and the last write wins: their logical values are those read back

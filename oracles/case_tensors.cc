@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <map>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -66,16 +67,15 @@ absl::Status AddGroup(std::vector<std::string> names,
                       std::vector<TensorSpec> specs, CaseTensors& out) {
   DPFUZZ_ASSIGN_OR_RETURN(std::vector<MaterializedTensor> built,
                           MaterializeShared(specs));
-  StorageGroup group;
-  group.storage = built.front().storage;
-  group.args = names;
-  group.specs = specs;
-  group.before = ReadStorageBytes(group.storage);
   for (size_t i = 0; i < names.size(); ++i) {
     // "name[i]" elements of a Tensor[] go back under "name".
-    const std::string arg = names[i].substr(0, names[i].find('['));
-    out.args[arg].push_back(built[i].tensor);
+    out.args[names[i].substr(0, names[i].find('['))].push_back(built[i].tensor);
   }
+  StorageGroup group;
+  group.storage = built.front().storage;
+  group.args = std::move(names);
+  group.specs = std::move(specs);
+  group.before = ReadStorageBytes(group.storage);
   out.groups.push_back(std::move(group));
   return absl::OkStatus();
 }
@@ -143,7 +143,7 @@ absl::StatusOr<CaseTensors> MaterializeVariant(const Case& c) {
       names.push_back(arg->name);
       specs.push_back(std::get<TensorSpec>(arg->value));
     }
-    DPFUZZ_RETURN_IF_ERROR(AddGroup(names, specs, out));
+    DPFUZZ_RETURN_IF_ERROR(AddGroup(std::move(names), std::move(specs), out));
   }
   for (const TensorSpec& g : c.grad_outputs) {
     DPFUZZ_ASSIGN_OR_RETURN(MaterializedTensor m, Materialize(g));

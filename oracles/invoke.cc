@@ -3,6 +3,7 @@
 #include <ATen/core/function_schema.h>
 #include <ATen/core/jit_type.h>
 #include <ATen/core/stack.h>
+#include <c10/util/Logging.h>
 #include <torch/cuda.h>
 
 #include <exception>
@@ -163,6 +164,11 @@ absl::StatusOr<c10::OperatorHandle> FindOperator(const std::string& name,
                      " is not registered with this LibTorch"));
   }
   return *op;
+}
+
+void SkipErrorBacktraces() {
+  c10::SetStackTraceFetcher(
+      std::function<std::string()>([] { return std::string(); }));
 }
 
 std::vector<std::string> WrittenArguments(const c10::OperatorHandle& op) {

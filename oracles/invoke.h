@@ -71,6 +71,14 @@ CallResult CallGuarded(
     Device device,
     const std::function<void(std::vector<at::Tensor>& outputs)>& body);
 
+// Makes every c10::Error thrown from now on, in the whole process, skip
+// its C++ backtrace. Most drawn argument sets are rejected with an error,
+// LibTorch 1.13 symbolizes a backtrace for each one (most of the time of a
+// rejected call), and dpfuzz reads only what_without_backtrace(). Every
+// program that runs cases calls it once before the first: the worker, the
+// libFuzzer target, the engine bench.
+void SkipErrorBacktraces();
+
 // Names of the arguments `op` writes (alias annotation "!"): "out" for
 // add.out, "self" for add_.
 std::vector<std::string> WrittenArguments(const c10::OperatorHandle& op);

@@ -267,7 +267,22 @@ Reference::Reference(const c10::OperatorHandle& op, const Case& c,
       baseline_(baseline),
       written_(written),
       mutated_(MutatedByDesign(c)) {
-  if (!written_.empty() || !mutated_.empty()) wide_ = Widen(baseline_.args);
+  if (written_.empty() && mutated_.empty()) return;  // Nothing overwritten.
+  // Copies of what the call overwrites; the rest is read when widened.
+  inputs_ = baseline.args;
+  at::NoGradGuard no_grad;
+  for (const std::vector<std::string>* names : {&written_, &mutated_}) {
+    for (const std::string& name : *names) {
+      const auto it = inputs_.find(name);
+      if (it == inputs_.end()) continue;
+      for (at::Tensor& t : it->second) {
+        if (!t.defined()) continue;
+        const bool grad = t.requires_grad();
+        t = t.detach().clone();
+        if (grad) t.requires_grad_(true);
+      }
+    }
+  }
 }
 
 int64_t Reference::Terms() const {
@@ -287,7 +302,8 @@ int64_t Reference::Terms() const {
 
 const Reference::Run& Reference::Value() {
   if (!value_.has_value()) {
-    if (written_.empty() && mutated_.empty()) wide_ = Widen(baseline_.args);
+    wide_ =
+        Widen(written_.empty() && mutated_.empty() ? baseline_.args : inputs_);
     pristine_ = Widen(wide_);  // The call may overwrite wide_.
     value_ = RunOn(WidenDtypeArguments(c_, op_.schema(), false), wide_,
                    Widen(baseline_.grad_outputs));

@@ -15,8 +15,11 @@
 //    cancel by design), and the size of the terms a float32 run rounded
 //    (Note [Sensitivity probes]). Dtype arguments ("dtype": "bf16") follow
 //    the reference's precision.
+// RunCase asks for a magnitude only when the value run alone does not
+// settle a comparison (Note [Magnitudes last] in oracles/run_case.cc).
 // A Reference is constructed before the baseline runs: a call that writes
-// or mutates its inputs overwrites them, so those are copied at once.
+// or mutates its inputs overwrites them, so those (and only those) are
+// copied at once; the float64 copies are made on the first question.
 //
 //   Reference reference(op, c, baseline, written);
 //   ... Invoke(op, c, baseline.args) ...
@@ -82,6 +85,9 @@ class Reference {
   const CaseTensors& baseline_;
   const std::vector<std::string>& written_;
   const std::vector<std::string> mutated_;
+  // For a call that writes or mutates arguments, its arguments before the
+  // call: copies of those, the others shared.
+  NamedTensors inputs_;
   NamedTensors wide_;
   NamedTensors pristine_;  // wide_ before the value run.
   std::optional<Run> value_;
