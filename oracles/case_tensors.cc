@@ -278,7 +278,10 @@ std::optional<StorageChange> CheckStorages(
       MarkResized(MemberTensor(tensors.args, group.args[i]), group,
                   group.specs[i], may_change);
     }
-    for (size_t e = 0; e < may_change.size(); ++e) {
+    // A resize may have grown the storage: what it added is new memory,
+    // never poisoned, and only the elements it had are compared.
+    const size_t had = group.before.size() / element_size;
+    for (size_t e = 0; e < may_change.size() && e < had; ++e) {
       if (may_change[e] || std::memcmp(after.data() + e * element_size,
                                        group.before.data() + e * element_size,
                                        element_size) == 0) {
