@@ -267,7 +267,7 @@ Reference::Reference(const c10::OperatorHandle& op, const Case& c,
       baseline_(baseline),
       written_(written),
       mutated_(MutatedByDesign(c)) {
-  if (written_.empty() && mutated_.empty()) return;  // Nothing overwritten.
+  if (!Overwrites()) return;
   // Copies of what the call overwrites; the rest is read when widened.
   inputs_ = baseline.args;
   at::NoGradGuard no_grad;
@@ -302,8 +302,7 @@ int64_t Reference::Terms() const {
 
 const Reference::Run& Reference::Value() {
   if (!value_.has_value()) {
-    wide_ =
-        Widen(written_.empty() && mutated_.empty() ? baseline_.args : inputs_);
+    wide_ = Widen(Overwrites() ? inputs_ : baseline_.args);
     pristine_ = Widen(wide_);  // The call may overwrite wide_.
     value_ = RunOn(WidenDtypeArguments(c_, op_.schema(), false), wide_,
                    Widen(baseline_.grad_outputs));

@@ -75,6 +75,8 @@ class Reference {
     std::vector<at::Tensor> mutated;
   };
 
+  // Whether the call writes or mutates any argument.
+  bool Overwrites() const { return !written_.empty() || !mutated_.empty(); }
   const Run& Value();
   const Run& Magnitude();
   Run RunOn(const Case& c, NamedTensors& args,
@@ -85,8 +87,8 @@ class Reference {
   const CaseTensors& baseline_;
   const std::vector<std::string>& written_;
   const std::vector<std::string> mutated_;
-  // For a call that writes or mutates arguments, its arguments before the
-  // call: copies of those, the others shared.
+  // When the call Overwrites(), its arguments before the call: copies of
+  // those it writes or mutates, the others shared.
   NamedTensors inputs_;
   NamedTensors wide_;
   NamedTensors pristine_;  // wide_ before the value run.
