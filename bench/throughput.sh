@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Issue 19's throughput ratios, measured in one run on the bench ops:
+# Issue 19's throughput ratios on the bench ops, measured op by op (each
+# op's engine, Python and campaign runs follow each other, so that a drift
+# of this machine's speed moves one op's row, not one column):
 #  - campaign: the curated spec the engine bench uses (FindCuratedOp: not
 #    the nested spec or the other overloads that --op=sum also selects),
 #    one worker, forward only (dpfuzz --jobs=1 --grad=false
 #    --python_check=false --reduce=false --alias=false --seeds=), cases/s
-#    from its --summary_json (its start, about a second, included);
+#    from its --summary_json, its start (a second or so: two processes
+#    load LibTorch) included;
+#  - steady: the same campaign's cases/s once started: a run of 2xSECONDS
+#    less a run of SECONDS, over the difference of their times;
 #  - engine: the same draws built and run in process (dpfuzz_engine_bench
 #    BM_CampaignDraws);
 #  - engine/raw: BM_RunCase's time per case over BM_RawCalls' (the two
@@ -12,7 +17,7 @@
 #    BM_FreshTensors' over BM_RawCalls' (the same calls on tensors made
 #    per call, as any differential check must);
 #  - Python: the plain loop a user would write instead (python_loop.py).
-# Prints a Markdown table and the geometric mean of campaign/Python.
+# Prints a Markdown table and the geometric means of campaign/Python.
 #
 #   bench/throughput.sh [BUILD_DIR] [SECONDS] [PYTHON]
 #   bench/throughput.sh build/default 10 /usr/bin/python3
@@ -27,40 +32,52 @@ declare -A op_name=([masked_select]=aten::masked_select [add]=aten::add.Tensor
                     [sum]=aten::sum.dim_IntList [index_select]=aten::index_select)
 ops=(masked_select add sum index_select)
 
-"$build/bench/dpfuzz_engine_bench" --benchmark_format=json \
-  --benchmark_min_time="$seconds" \
-  --benchmark_filter='BM_(CampaignDraws|RunCase|RawCalls|FreshTensors)/' >"$dir/engine.json" 2>/dev/null
-"$python" bench/python_loop.py --seconds="$seconds" --ops="$(IFS=,; echo "${ops[*]}")" \
-  >"$dir/python.txt" 2>/dev/null
-for op in "${ops[@]}"; do
-  "$build/fuzz/dpfuzz" --op="${op_name[$op]}" --max_time="$seconds" --jobs=1 \
+# campaign OP SECONDS JSON: one forward-only, one-worker campaign.
+campaign() {
+  rm -rf "$dir/f"
+  "$build/fuzz/dpfuzz" --op="${op_name[$1]}" --max_time="$2" --jobs=1 \
     --grad=false --python_check=false --reduce=false --alias=false --seeds= \
-    --progress=false --findings="$dir/f-$op" --summary_json="$dir/$op.json" \
-    >"$dir/$op.log" 2>&1 || [ $? = 1 ]  # 1: findings.
+    --progress=false --findings="$dir/f" --summary_json="$3" \
+    >"$dir/campaign.log" 2>&1 || [ $? = 1 ]  # 1: findings.
+}
+
+for op in "${ops[@]}"; do
+  "$build/bench/dpfuzz_engine_bench" --benchmark_format=json \
+    --benchmark_min_time="$seconds" \
+    --benchmark_filter="BM_(CampaignDraws|RunCase|RawCalls|FreshTensors)/$op\$" \
+    >"$dir/engine-$op.json" 2>/dev/null
+  "$python" bench/python_loop.py --seconds="$seconds" --ops="$op" \
+    >"$dir/python-$op.txt" 2>/dev/null
+  campaign "$op" "$seconds" "$dir/$op.json"
+  campaign "$op" "$((2 * seconds))" "$dir/$op-long.json"
 done
 
 python3 - "$dir" "${ops[@]}" <<'PY'
 import json, math, re, sys
 d, ops = sys.argv[1], sys.argv[2:]
-bench = {b["name"]: b for b in json.load(open(f"{d}/engine.json"))["benchmarks"]}
-loop = {}
-for line in open(f"{d}/python.txt"):
-    m = re.match(r"python_loop (\S+) .*cases_per_s=([0-9.]+)", line)
-    if m:
-        loop[m.group(1)] = float(m.group(2))
-print("| op | campaign | engine | campaign/engine | engine/raw calls | floor/raw calls | Python loop | campaign/Python |")
-print("|---|---|---|---|---|---|---|---|")
-ratios = []
+print("| op | campaign | steady | engine | campaign/engine | steady/engine | "
+      "engine/raw calls | floor/raw calls | Python loop | campaign/Python | steady/Python |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
+ratios, steady_ratios = [], []
 for op in ops:
-    s = json.load(open(f"{d}/{op}.json"))
-    campaign = s["cases"] / s["seconds"]
-    engine = bench[f"BM_CampaignDraws/{op}"]["items_per_second"]
-    run = bench[f"BM_RunCase/{op}"]["items_per_second"]
-    raw = bench[f"BM_RawCalls/{op}"]["items_per_second"]
-    fresh = bench[f"BM_FreshTensors/{op}"]["items_per_second"]
-    ratios.append(campaign / loop[op])
-    print(f"| {op} | {campaign:.0f} | {engine:.0f} | {campaign / engine:.2f} | "
-          f"{raw / run:.2f} | {raw / fresh:.2f} | {loop[op]:.0f} | "
-          f"{campaign / loop[op]:.2f} |")
-print(f"\ngeometric mean of campaign/Python: {math.exp(sum(map(math.log, ratios)) / len(ratios)):.2f}")
+    bench = {b["name"]: b["items_per_second"]
+             for b in json.load(open(f"{d}/engine-{op}.json"))["benchmarks"]}
+    loop = float(re.search(r"cases_per_s=([0-9.]+)",
+                           open(f"{d}/python-{op}.txt").read()).group(1))
+    short, long = (json.load(open(f"{d}/{op}{s}.json")) for s in ("", "-long"))
+    campaign = short["cases"] / short["seconds"]
+    steady = (long["cases"] - short["cases"]) / (long["seconds"] - short["seconds"])
+    engine = bench[f"BM_CampaignDraws/{op}"]
+    run, raw = bench[f"BM_RunCase/{op}"], bench[f"BM_RawCalls/{op}"]
+    fresh = bench[f"BM_FreshTensors/{op}"]
+    ratios.append(campaign / loop)
+    steady_ratios.append(steady / loop)
+    print(f"| {op} | {campaign:.0f} | {steady:.0f} | {engine:.0f} | "
+          f"{campaign / engine:.2f} | {steady / engine:.2f} | {raw / run:.2f} | "
+          f"{raw / fresh:.2f} | {loop:.0f} | {campaign / loop:.2f} | "
+          f"{steady / loop:.2f} |")
+def geomean(xs):
+    return math.exp(sum(map(math.log, xs)) / len(xs))
+print(f"\ngeometric mean of campaign/Python: {geomean(ratios):.2f}, "
+      f"steady/Python: {geomean(steady_ratios):.2f}")
 PY
