@@ -30,14 +30,14 @@ T Load(const uint8_t* p) {
   return value;
 }
 
-ReproElement Real(double value) {
+ReproElement RealElement(double value) {
   ReproElement e;
   e.kind = ReproElement::Kind::kReal;
   e.real = value;
   return e;
 }
 
-ReproElement Int(int64_t value) {
+ReproElement IntElement(int64_t value) {
   ReproElement e;
   e.kind = ReproElement::Kind::kInt;
   e.integer = value;
@@ -57,29 +57,29 @@ ReproElement Decode(DType dtype, const uint8_t* p) {
   switch (dtype) {
     case DType::kBool:
     case DType::kUInt8:
-      return Int(p[0]);
+      return IntElement(p[0]);
     case DType::kInt8:
-      return Int(Load<int8_t>(p));
+      return IntElement(Load<int8_t>(p));
     case DType::kInt16:
-      return Int(Load<int16_t>(p));
+      return IntElement(Load<int16_t>(p));
     case DType::kInt32:
-      return Int(Load<int32_t>(p));
+      return IntElement(Load<int32_t>(p));
     case DType::kInt64:
-      return Int(Load<int64_t>(p));
+      return IntElement(Load<int64_t>(p));
     case DType::kFloat16:
-      return Real(static_cast<float>(Load<c10::Half>(p)));
+      return RealElement(static_cast<float>(Load<c10::Half>(p)));
     case DType::kBFloat16:
-      return Real(static_cast<float>(Load<c10::BFloat16>(p)));
+      return RealElement(static_cast<float>(Load<c10::BFloat16>(p)));
     case DType::kFloat32:
-      return Real(Load<float>(p));
+      return RealElement(Load<float>(p));
     case DType::kFloat64:
-      return Real(Load<double>(p));
+      return RealElement(Load<double>(p));
     case DType::kComplex64:
       return Complex(Load<float>(p), Load<float>(p + 4));
     case DType::kComplex128:
       return Complex(Load<double>(p), Load<double>(p + 8));
   }
-  return Int(0);
+  return IntElement(0);
 }
 
 std::vector<ReproElement> DecodeAll(DType dtype,

@@ -14,11 +14,6 @@
 namespace dpfuzz {
 namespace {
 
-std::string Qualified(absl::string_view name) {
-  return absl::StrContains(name, "::") ? std::string(name)
-                                       : absl::StrCat("aten::", name);
-}
-
 bool IsGlob(absl::string_view pattern) {
   return pattern.find_first_of("*?[") != absl::string_view::npos;
 }
@@ -33,12 +28,12 @@ bool Matches(absl::string_view pattern, const std::string& full,
   }
   // "nested:relu", "nested:*": nested specs only, by their own names.
   if (absl::ConsumePrefix(&pattern, kNestedPrefix)) {
-    const std::string q = absl::StrCat(kNestedPrefix, Qualified(pattern));
+    const std::string q = absl::StrCat(kNestedPrefix, WithNamespace(pattern));
     if (!absl::StartsWith(full, kNestedPrefix)) return false;
     return IsGlob(pattern) ? fnmatch(q.c_str(), full.c_str(), 0) == 0
                            : q == full || absl::StrCat(kNestedPrefix, op) == q;
   }
-  const std::string q = Qualified(pattern);
+  const std::string q = WithNamespace(pattern);
   if (IsGlob(pattern)) {
     return fnmatch(q.c_str(), full.c_str(), 0) == 0 ||
            fnmatch(q.c_str(), op.c_str(), 0) == 0;

@@ -69,11 +69,6 @@ const OpSpec* FindListed(const std::string& full, bool by_op, bool nested) {
   return nullptr;
 }
 
-std::string Qualified(absl::string_view name) {
-  return absl::StrContains(name, "::") ? std::string(name)
-                                       : absl::StrCat("aten::", name);
-}
-
 // The generic spec of `overload`, dense or nested, made once; nullptr when
 // none can be made.
 const OpSpec* Generic(const OverloadName& overload, bool nested) {
@@ -93,7 +88,7 @@ const OpSpec* Generic(const OverloadName& overload, bool nested) {
 }  // namespace
 
 OverloadName SplitOverload(absl::string_view name) {
-  const std::string qualified = Qualified(name);
+  const std::string qualified = WithNamespace(name);
   const size_t colons = qualified.find("::");
   const size_t dot = qualified.find('.', colons + 2);
   if (dot == std::string::npos) return {qualified, ""};
@@ -101,7 +96,7 @@ OverloadName SplitOverload(absl::string_view name) {
 }
 
 const OpSpec* FindCuratedOp(absl::string_view name) {
-  const std::string qualified = Qualified(name);
+  const std::string qualified = WithNamespace(name);
   for (const OpSpec& spec : CuratedOps()) {
     if (!spec.nested && HasName(spec, qualified)) return &spec;
   }
@@ -110,6 +105,11 @@ const OpSpec* FindCuratedOp(absl::string_view name) {
 
 void AddOps(const std::vector<OpSpec>& specs) {
   AddedOps().insert(AddedOps().end(), specs.begin(), specs.end());
+}
+
+std::string WithNamespace(absl::string_view name) {
+  return absl::StrContains(name, "::") ? std::string(name)
+                                       : absl::StrCat("aten::", name);
 }
 
 const OpSpec* FindOp(absl::string_view name) {

@@ -28,6 +28,9 @@ const std::vector<OpSpec>& CuratedOps();
 // nullptr when no curated spec has that name.
 const OpSpec* FindCuratedOp(absl::string_view name);
 
+// "aten::NAME" for a NAME without a namespace, else NAME.
+std::string WithNamespace(absl::string_view name);
+
 // Adds specs; the pointers FindOp and AllOps return stay valid.
 void AddOps(const std::vector<OpSpec>& specs);
 

@@ -46,7 +46,7 @@ Dims CopyShape(Rng& rng) {
 
 // A memory format that fits a tensor of `rank`; "" when the argument is
 // better left out. `preserve`: whether "preserve_format" is allowed.
-std::string MemoryFormat(size_t rank, bool preserve, Rng& rng) {
+std::string DrawMemoryFormat(size_t rank, bool preserve, Rng& rng) {
   std::vector<std::string> formats = {"", "contiguous_format"};
   if (preserve) formats.push_back("preserve_format");
   if (rank == 4) formats.insert(formats.end(), 2, "channels_last");
@@ -56,7 +56,7 @@ std::string MemoryFormat(size_t rank, bool preserve, Rng& rng) {
 
 void AddMemoryFormat(std::vector<Argument>& args, size_t rank, bool preserve,
                      Rng& rng) {
-  const std::string format = MemoryFormat(rank, preserve, rng);
+  const std::string format = DrawMemoryFormat(rank, preserve, rng);
   if (!format.empty()) args.push_back(Arg("memory_format", format));
 }
 
