@@ -513,7 +513,7 @@ constexpr char kStorageMain[] = R"py(    before = snapshot(storages)
         print("expected: the call returns (this check needs its writes)")
         print("actual:   it raised: %s" % error)
         return 0
-    change = storage_change(storages, before)
+    change = storage_change(storages, before, variant)
     if change is None:
         print("expected: elements no written argument addresses unchanged")
         print("actual:   unchanged")
@@ -564,6 +564,14 @@ std::string LayoutMain(const ReproPlan& plan) {
   return out + kLayoutMainEnd;
 }
 
+// Whether a storage of the case lives on a device other than the CPU.
+bool OnDevice(const ReproPlan& plan) {
+  return std::any_of(plan.storages.begin(), plan.storages.end(),
+                     [](const ReproStorage& s) {
+                       return s.device != Device::kCpu;
+                     });
+}
+
 std::string CallMain(const ReproPlan& plan) {
   std::string out =
       "def main():\n"
@@ -596,7 +604,16 @@ std::string CallMain(const ReproPlan& plan) {
       "        _, error = attempt(backward, returned, "
       "grad_inputs(variant)[1],\n",
       "                           grad_outputs)\n",
-      "    past_end = overflow(storages)\n", "    if past_end:\n",
+      OnDevice(plan)
+          ? "    if error is None:  # Kernels run asynchronously.\n"
+            "        _, error = attempt(torch.cuda.synchronize)\n"
+            "    if error and \"CUDA error\" in error:  # The context is "
+            "lost.\n"
+            "        print(\"actual:   the device failed: %s\"\n"
+            "              % error.splitlines()[0])\n"
+            "        return 1\n"
+          : "",
+      "    past_end = overflow(storages, variant)\n", "    if past_end:\n",
       "        print(\"actual:   the call wrote %s\" % past_end)\n",
       "        return 1\n",
       "    # Free the tensors now: a corrupted heap often aborts in free().\n",

@@ -96,17 +96,48 @@ def _memory_elements(t):
     return t.storage().size()
 
 
-def overflow(storages):
+def addressed(layout):
+    """The storage elements a view (sizes, strides, offset) addresses."""
+    sizes, strides, offset = layout
+    return {offset + sum(i * s for i, s in zip(index, strides))
+            for index in itertools.product(*[range(n) for n in sizes])}
+
+
+def _memory(t):
+    """The address of t's memory (its storage's, not its first element's)."""
+    if hasattr(t, "untyped_storage"):
+        return t.untyped_storage().data_ptr()
+    return t.storage().data_ptr()
+
+
+def resized(storage_view, views, args):
+    """The memory elements that written arguments over `storage_view`
+    address after the call where the op resized them in place (an out= of
+    the wrong size, made contiguous from its offset, in memory the storage
+    and its guard hold): the op's to write, as dpfuzz allows them too."""
+    allowed = set()
+    for arg, layout in views:
+        t = args.get(arg) if args is not None and arg in WRITTEN else None
+        if (isinstance(t, torch.Tensor) and list(t.shape) != list(layout[0])
+                and _memory(t) == _memory(storage_view)):
+            allowed |= addressed((t.shape, t.stride(), t.storage_offset()))
+    return allowed
+
+
+def overflow(storages, args=None):
     """Where the call wrote past the end of a storage (into its guard), as
     text; None when every guard holds its POISON. `storages` holds
-    (name, tensor, views) as variant_tensors() returns them."""
-    for name, s, _ in storages:
+    (name, tensor, views) as variant_tensors() returns them; `args`, the
+    arguments after the call, tells where a resized argument may write."""
+    for name, s, views in storages:
         end = s.storage_offset() + s.numel()
         guard = torch.as_strided(s, (_memory_elements(s) - end,), (1,), end)
         poison = _bytes(storage(s.dtype, [POISON]))
         now, size = _bytes(guard), len(poison)
+        allowed = resized(s, views, args)
         changed = [s.numel() + i // size for i in range(0, len(now), size)
-                   if now[i:i + size] != poison]
+                   if now[i:i + size] != poison
+                   and end + i // size not in allowed]
         if changed:
             return ("%s past the end of %s (%d elements), the first at "
                     "%s[%d], the last at [%d]: a heap overflow without the "
@@ -449,37 +480,28 @@ def backward(returned, inputs, grad_outputs):
 )py";
 
 // Storage snapshots as oracles/case_tensors.h compares them.
-constexpr char kStorage[] = R"py(def addressed(layout):
-    """The storage elements a view (sizes, strides, offset) addresses."""
-    sizes, strides, offset = layout
-    return {offset + sum(i * s for i, s in zip(index, strides))
-            for index in itertools.product(*[range(n) for n in sizes])}
-
-
-def snapshot(storages):
+constexpr char kStorage[] = R"py(def snapshot(storages):
     """The bytes of every storage. (A clone() would not do: copying a bool
     tensor turns the poison byte 0xA5 into 1.)"""
     return [_bytes(s) for _, s, _ in storages]
 
 
-def storage_change(storages, before):
+def storage_change(storages, before, args):
     """The first storage element that changed although no written argument
     addresses it, as {"where", "after"}; None when there is none.
     `storages` holds (name, tensor, [(argument, layout)]); `before` their
-    snapshot() from before the call."""
+    snapshot() from before the call; `args` the arguments after it."""
     for (name, now, views), old_bytes in zip(storages, before):
         size = now.element_size()
         new_bytes = _bytes(now)
-        may_change, holds_written = set(), False
+        may_change = resized(now, views, args)
+        holds_written = False
         for arg, layout in views:
             if arg in WRITTEN:
                 holds_written = True
                 may_change |= addressed(layout)
         kind = "outside_write" if holds_written else "input_modified"
-        past_end = overflow([(name, now, views)])
-        if past_end:
-            return {"where": "the guard after %s keeps POISON" % name,
-                    "after": "the call wrote %s (%s)" % (past_end, kind)}
+        past_end = overflow([(name, now, views)], args)
         for i in range(len(new_bytes) // size):
             chunk = slice(i * size, (i + 1) * size)
             if i in may_change or new_bytes[chunk] == old_bytes[chunk]:
@@ -492,6 +514,9 @@ def storage_change(storages, before):
                     _element_text(now.dtype, old_bytes[chunk])),
                 "after": "it holds %s (%s)" % (
                     _element_text(now.dtype, new_bytes[chunk]), kind)}
+        if past_end:
+            return {"where": "the guard after %s keeps POISON" % name,
+                    "after": "the call wrote %s (%s)" % (past_end, kind)}
     return None
 
 

@@ -71,6 +71,11 @@ int FuzzMain(std::string command) {
 int ReplayMain(const std::vector<std::string>& paths) {
   absl::StatusOr<std::vector<ReplayItem>> items = CollectReplayItems(paths);
   if (!items.ok()) return UsageFailure(items.status());
+  for (const ReplayItem& item : *items) {
+    if (absl::Status s = CheckRunsHere("replay", item); !s.ok()) {
+      return UsageFailure(s);
+    }
+  }
   absl::StatusOr<SupervisorOptions> isolation = IsolationFromFlags();
   if (!isolation.ok()) return UsageFailure(isolation.status());
   const ReplaySummary s = RunReplay(*items, *isolation, std::cout);

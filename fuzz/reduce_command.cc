@@ -15,6 +15,7 @@ absl::Status RunReduceCommand(const std::vector<std::string>& args,
                               SupervisorOptions isolation,
                               std::ostream& stdout_, std::ostream& log) {
   DPFUZZ_ASSIGN_OR_RETURN(ReplayItem item, OneReplayItem("reduce", args));
+  DPFUZZ_RETURN_IF_ERROR(CheckRunsHere("reduce", item));
   DPFUZZ_ASSIGN_OR_RETURN(Case c, LoadCaseFile(item.case_path));
   DPFUZZ_ASSIGN_OR_RETURN(std::unique_ptr<IsolatedRunner> runner,
                           IsolatedRunner::Start(isolation));

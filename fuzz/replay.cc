@@ -10,6 +10,7 @@
 #include "common/status_macros.h"
 #include "crashes/finding_json.h"
 #include "crashes/isolated_runs.h"
+#include "generators/aten_bridge.h"
 #include "generators/case_json.h"
 
 namespace dpfuzz {
@@ -81,6 +82,18 @@ absl::StatusOr<std::vector<ReplayItem>> CollectReplayItems(
     items.push_back(std::move(item));
   }
   return items;
+}
+
+absl::Status CheckRunsHere(absl::string_view command, const ReplayItem& item) {
+  DPFUZZ_ASSIGN_OR_RETURN(Case c, LoadCaseFile(item.case_path));
+  const Device device = CaseDevice(c);
+  if (absl::Status s = CheckDeviceAvailable(device); !s.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(command, ": ", item.case_path, " runs on ",
+                     DeviceName(device), ": ", s.message(),
+                     "; run it where one is"));
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<ReplayItem> OneReplayItem(const std::string& command,

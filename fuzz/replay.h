@@ -21,7 +21,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "crashes/supervisor.h"
 
 namespace dpfuzz {
@@ -41,6 +43,12 @@ absl::StatusOr<std::vector<ReplayItem>> CollectReplayItems(
 // or a finding's directory; an error for none, several, or a bad case.
 absl::StatusOr<ReplayItem> OneReplayItem(const std::string& command,
                                          const std::vector<std::string>& args);
+
+// OK when `item`'s case can run on this LibTorch; else an error that says
+// the device it needs ("replay: F runs on cuda: this LibTorch (1.13.1) is
+// built without CUDA; run it where one is"), as a GPU campaign's findings
+// read on a CPU-only machine get, rather than a worker dying on them.
+absl::Status CheckRunsHere(absl::string_view command, const ReplayItem& item);
 
 struct ReplaySummary {
   int reproduces = 0;

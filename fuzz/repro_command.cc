@@ -17,6 +17,7 @@ namespace {
 absl::StatusOr<Verdict> VerdictOf(const ReplayItem& item,
                                   SupervisorOptions isolation) {
   if (item.expected.has_value()) return item.expected->outcome.verdict;
+  DPFUZZ_RETURN_IF_ERROR(CheckRunsHere("repro", item));
   isolation.jobs = 1;
   DPFUZZ_ASSIGN_OR_RETURN(auto results,
                           RunCaseFiles({item.case_path}, std::move(isolation)));

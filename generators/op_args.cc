@@ -116,6 +116,14 @@ TensorSpec FiniteValues(const Dims& sizes, DType dtype, Rng& rng) {
   return Contiguous(sizes, dtype, recipe);
 }
 
+void KeepScaledExact(TensorSpec& spec) {
+  if (IsIntegral(spec.dtype) || spec.dtype == DType::kBool) return;
+  spec.values.specials &= ~kSpecialDenormal;
+  if (spec.values.distribution == Distribution::kWide) {
+    spec.values.distribution = Distribution::kDyadic;
+  }
+}
+
 ArgValue ScalarFor(DType dtype, Rng& rng) {
   if (dtype == DType::kBool) return rng.OneIn(2);
   if (IsIntegral(dtype)) {

@@ -66,6 +66,14 @@ TensorSpec NonNegative(const Dims& sizes, DType dtype, int64_t high, Rng& rng);
 // NaN or an out-of-range value is undefined behaviour in C++).
 TensorSpec FiniteValues(const Dims& sizes, DType dtype, Rng& rng);
 
+// Keeps a floating `spec`'s products with a power of two other than +-1
+// exact (add's `alpha`): drops the smallest subnormal and wide values, whose
+// products underflow or overflow. A kernel that fuses the multiply into the
+// add rounds such a product once, one that multiplies, then adds, twice, and
+// the two disagree (self + 0.5 * 5e-324 is 1e-323 fused, 5e-324 unfused).
+// Integral specs are left as they are (their products wrap alike).
+void KeepScaledExact(TensorSpec& spec);
+
 // A Scalar argument suited to a tensor of `dtype`: a bool for bool, an
 // integer in [-4, 4] ([0, 4] for u8) for integral dtypes, a multiple of
 // 1/4 in [-4, 4] for floating and complex ones.

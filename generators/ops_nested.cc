@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "generators/geometry.h"
@@ -37,7 +38,10 @@ std::vector<Argument> AddArgs(Rng& rng, DType dtype) {
   const std::vector<Dims> sizes = RaggedSizes(rng);
   std::vector<Argument> args = {Arg("self", NestedValues(sizes, dtype, rng)),
                                 Arg("other", NestedValues(sizes, dtype, rng))};
-  if (rng.OneIn(2)) args.push_back(Arg("alpha", int64_t{2}));
+  if (rng.OneIn(2)) {
+    KeepScaledExact(std::get<TensorSpec>(args[1].value));
+    args.push_back(Arg("alpha", int64_t{2}));
+  }
   return args;
 }
 

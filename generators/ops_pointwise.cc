@@ -7,6 +7,7 @@
 
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "generators/op_args.h"
@@ -24,8 +25,9 @@ std::pair<Dims, Dims> BroadcastPair(Rng& rng) {
   return {full, partner};
 }
 
-// A power-of-two alpha (or 1): alpha * x stays exact, so the fused
-// multiply-add of vectorized loops and the unfused scalar loops agree.
+// A power-of-two alpha (or 1): alpha * x stays exact for the values
+// KeepScaledExact leaves, so the fused multiply-add of vectorized loops and
+// the unfused scalar loops agree.
 ArgValue PowerOfTwoAlpha(DType dtype, Rng& rng) {
   if (dtype == DType::kBool) return true;
   const int64_t alpha = rng.Pick(std::vector<int64_t>{1, 2, -1, -2, 4});
@@ -48,9 +50,21 @@ std::vector<Argument> SelfOtherArgs(Rng& rng, DType dtype) {
   return BinaryArgs(rng, dtype, "other");
 }
 
+// Whether alpha is 1 or -1 (or a bool), which scales every value exactly.
+bool IsUnitAlpha(const ArgValue& alpha) {
+  const int64_t* integer = std::get_if<int64_t>(&alpha);
+  return std::holds_alternative<bool>(alpha) ||
+         (integer != nullptr && (*integer == 1 || *integer == -1));
+}
+
 std::vector<Argument> AddArgs(Rng& rng, DType dtype) {
   std::vector<Argument> args = SelfOtherArgs(rng, dtype);
-  if (!rng.OneIn(3)) args.push_back(Arg("alpha", PowerOfTwoAlpha(dtype, rng)));
+  if (rng.OneIn(3)) return args;
+  ArgValue alpha = PowerOfTwoAlpha(dtype, rng);
+  if (!IsUnitAlpha(alpha)) {
+    KeepScaledExact(std::get<TensorSpec>(args[1].value));
+  }
+  args.push_back(Arg("alpha", std::move(alpha)));
   return args;
 }
 

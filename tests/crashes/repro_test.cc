@@ -228,7 +228,7 @@ TEST(PythonReproTest, ScriptBuildsExactViewsAndCallsTheSchema) {
         std::string("    return torch.ops.aten.tril.out\n"),
         std::string("    return op()(\n"),
         std::string("a[\"self\"], 1, out=a[\"out\"])"),
-        std::string("change = storage_change(storages, before)")}) {
+        std::string("change = storage_change(storages, before, variant)")}) {
     EXPECT_NE(py->find(needle), std::string::npos) << needle;
   }
 }
@@ -310,6 +310,60 @@ TEST(ReproDeviceTest, CudaCasesPlaceTheirTensorsOnCuda) {
   py = PythonRepro(c, SpecOf(c), Verdict::kOutsideWrite);
   ASSERT_TRUE(py.ok()) << py.status();
   EXPECT_EQ(py->find("device=\"cuda\""), std::string::npos);
+}
+
+// The crash check of a CUDA case waits for the kernels the call queued and
+// counts a CUDA error (the context is then lost, and reading a storage
+// would raise again) as the bug showing; a CPU case's check has none of it.
+TEST(ReproDeviceTest, CudaCrashChecksTakeADeviceErrorAsTheBug) {
+  Case c = LoadKnownCase("tril-out-gapped-writes-outside-view");
+  PlaceOnDevice(c, Device::kCuda);
+  absl::StatusOr<std::string> py = PythonRepro(c, SpecOf(c), Verdict::kCrash);
+  ASSERT_TRUE(py.ok()) << py.status();
+  const std::string check =
+      "        _, error = attempt(torch.cuda.synchronize)\n"
+      "    if error and \"CUDA error\" in error:";
+  EXPECT_NE(py->find(check), std::string::npos) << *py;
+  EXPECT_LT(py->find(check), py->find("past_end = overflow(storages"));
+  PlaceOnDevice(c, Device::kCpu);
+  py = PythonRepro(c, SpecOf(c), Verdict::kCrash);
+  ASSERT_TRUE(py.ok()) << py.status();
+  EXPECT_EQ(py->find("torch.cuda"), std::string::npos);
+}
+
+// An out= of the wrong size is resized in place (contiguous from its
+// offset) when its memory holds the result, and then the op may write
+// there: dpfuzz's storage check allows it (MarkResized), and so must the
+// repro, whose storages go on into a guard that makes room for 40
+// elements where dpfuzz's 0-dim out had 5.
+TEST(ResizedOutReproTest, WritesOfAnOutResizedInPlaceAreTheOps) {
+  Case c;
+  c.op = "aten::add";
+  c.overload = "Tensor";
+  c.variant = Variant::kOut;
+  ValueRecipe values;
+  values.distribution = Distribution::kDyadic;
+  c.args = {Argument{"self", Contiguous({5, 8}, DType::kFloat32, values)},
+            Argument{"other", Contiguous({5, 8}, DType::kFloat32, values)},
+            Argument{"out", Contiguous({}, DType::kFloat32, values)}};
+  absl::StatusOr<CaseOutcome> outcome = RunCase(SpecOf(c), c);
+  ASSERT_TRUE(outcome.ok()) << outcome.status();
+  EXPECT_EQ(outcome->verdict, Verdict::kAgree) << outcome->evidence.detail;
+  if (!PythonHasTorch()) GTEST_SKIP() << kReproPython << " cannot import torch";
+  const std::filesystem::path dir = FreshDir("resized");
+  std::vector<std::vector<std::string>> commands;
+  for (Verdict verdict : {Verdict::kOutsideWrite, Verdict::kCrash}) {
+    absl::StatusOr<std::string> py = PythonRepro(c, SpecOf(c), verdict);
+    ASSERT_TRUE(py.ok()) << py.status();
+    commands.push_back({kReproPython,
+                        WriteFile(dir / absl::StrCat(VerdictName(verdict), ".py"),
+                                  *py)});
+  }
+  for (const ProcessResult& r : RunProcesses(commands)) {
+    EXPECT_TRUE(r.exited && r.exit_status == 0) << Describe(r) << "\n"
+                                                << r.output;
+  }
+  if (!HasFailure()) std::filesystem::remove_all(dir);
 }
 
 // device_mismatch: the baseline on its device against the same values on

@@ -8,7 +8,11 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/reflection.h"
+#include "absl/strings/str_cat.h"
+#include "fuzz/replay.h"
 #include "generators/aten_bridge.h"
+#include "generators/case_json.h"
+#include "tests/crashes/known_case.h"
 
 namespace dpfuzz {
 namespace {
@@ -116,6 +120,30 @@ TEST_F(CliTest, DeviceFlag) {
                                           HasSubstr("sees no CUDA device")));
     EXPECT_THAT(message, HasSubstr("--device=cpu"));
   }
+}
+
+// A GPU campaign's finding read where CUDA cannot be used: replay, reduce
+// and a repro that must run the case say so, rather than a worker dying on
+// it; a CPU case runs.
+TEST(CheckRunsHereTest, CudaCasesNeedCuda) {
+  Case c = LoadKnownCase("tril-out-gapped-writes-outside-view");
+  const std::string path = testing::TempDir() + "/dpfuzz_cuda_case.json";
+  PlaceOnDevice(c, Device::kCuda);
+  ASSERT_TRUE(SaveCaseFile(c, path).ok());
+  const absl::Status cuda = CheckRunsHere("replay", ReplayItem{path, {}});
+  if (at::hasCUDA()) {
+    EXPECT_TRUE(cuda.ok()) << cuda;
+  } else {
+    EXPECT_EQ(cuda.code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_THAT(std::string(cuda.message()),
+                HasSubstr(absl::StrCat("replay: ", path, " runs on cuda: ")));
+    EXPECT_THAT(std::string(cuda.message()),
+                ::testing::AnyOf(HasSubstr("built without CUDA"),
+                                 HasSubstr("sees no CUDA device")));
+  }
+  PlaceOnDevice(c, Device::kCpu);
+  ASSERT_TRUE(SaveCaseFile(c, path).ok());
+  EXPECT_TRUE(CheckRunsHere("replay", ReplayItem{path, {}}).ok());
 }
 
 TEST(ParseSecondsTest, NumbersAndDurations) {
