@@ -1,12 +1,16 @@
 #include "generators/case.h"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <utility>
+#include <variant>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/named_values.h"
+#include "generators/dtype.h"
 #include "generators/geometry.h"
 
 namespace dpfuzz {
@@ -92,6 +96,31 @@ Device CaseDevice(const Case& c) {
     if (t->device == Device::kCuda) return Device::kCuda;
   }
   return Device::kCpu;
+}
+
+namespace {
+
+bool OnExactGrid(double x) {
+  if (!std::isfinite(x)) return true;
+  const double eighths = x * 8;
+  return std::abs(x) <= 4096 && std::floor(eighths) == eighths;
+}
+
+}  // namespace
+
+bool HoldsExactValues(const Case& c) {
+  for (const Argument& arg : c.args) {
+    const FloatArg* scalar = std::get_if<FloatArg>(&arg.value);
+    if (scalar != nullptr && !OnExactGrid(scalar->value)) return false;
+  }
+  for (const TensorSpec* spec : AllTensorSpecsOf(c)) {
+    if (!IsFloating(spec->dtype) && !IsComplex(spec->dtype)) continue;
+    if (!std::all_of(spec->values.data.begin(), spec->values.data.end(),
+                     OnExactGrid)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 void PlaceOnDevice(Case& c, Device device) {

@@ -149,6 +149,15 @@ void PlaceOnDevice(Case& c, Device device);
 // baseline's own geometry, as a case.
 Case PlainCase(const Case& c);
 
+// Whether every floating or complex value of the case is of the kinds an
+// exact comparison (Comparison::kExact) assumes: those of dpfuzz's value
+// recipes, with explicit data and float Scalars on their grid (multiples of
+// 1/8 up to 2^12; NaN and infinities too). False for a case seeded with
+// real-valued samples (PyTorch's OpInfo data, alpha=-3.14): its arithmetic
+// rounds, and two kernels of one op may round it differently (a fused
+// multiply-add against a multiply, then an add).
+bool HoldsExactValues(const Case& c);
+
 // "aten::add.Tensor"; "aten::masked_select" without overload.
 std::string QualifiedOpName(const Case& c);
 

@@ -499,9 +499,17 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
   if (device == Device::kCuda) {
     on_cpu = MaterializeBaseline(variant, BaselineDevice::kCpu);
   }
-  // Judged as `given`, or as a copy marked nondeterministic when its two
-  // baseline runs differ (copied only then: this is the per-case path).
+  // Judged as `given`, or as a copy (made only then: this is the per-case
+  // path) compared with tolerances when the case's values are not those an
+  // exact comparison assumes (a seeded case, HoldsExactValues), or marked
+  // nondeterministic when its two baseline runs differ.
   const OpSpec* judged = &given;
+  std::optional<OpSpec> inexact;
+  if (given.comparison == Comparison::kExact && !HoldsExactValues(c)) {
+    inexact = given;
+    inexact->comparison = Comparison::kTolerance;
+    judged = &*inexact;
+  }
   std::optional<OpSpec> nondeterministic;
   std::optional<CaseTensors> baseline_again;
   if ((given.rules & kRuleCheckDeterminism) &&
@@ -522,11 +530,12 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
 
   // Widened copies are needed only for kTolerance ops.
   std::optional<Reference> reference;
-  if (given.comparison == Comparison::kTolerance || !c.grad_outputs.empty()) {
+  if (judged->comparison == Comparison::kTolerance ||
+      !c.grad_outputs.empty()) {
     reference.emplace(op, c, baseline, written);
   }
   std::optional<Reference> cpu_reference;
-  if (on_cpu.has_value() && given.comparison == Comparison::kTolerance) {
+  if (on_cpu.has_value() && judged->comparison == Comparison::kTolerance) {
     cpu_reference.emplace(op, c, *on_cpu, written);
   }
   DPFUZZ_ASSIGN_OR_RETURN(CallResult b, Invoke(op, c, baseline.args));
@@ -535,7 +544,7 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
                             RunsDiffer(op, c, b, *baseline_again, written,
                                        ResultsOf(b, baseline.args, written)));
     if (differ) {
-      nondeterministic = given;
+      nondeterministic = *judged;
       nondeterministic->rules |= kRuleNondeterministic;
       judged = &*nondeterministic;
     }

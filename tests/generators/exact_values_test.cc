@@ -1,10 +1,12 @@
-// KeepScaledExact, and the specs that scale an operand by a power of two
-// before adding it (add's alpha): that operand never holds a value whose
-// product underflows or overflows, where fused and unfused kernels round
-// differently; the other operand keeps every special.
+// The premises of exact comparisons. KeepScaledExact, and the specs that
+// scale an operand by a power of two before adding it (add's alpha): that
+// operand never holds a value whose product underflows or overflows, where
+// fused and unfused kernels round differently; the other operand keeps
+// every special. HoldsExactValues: which cases hold only exact values.
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <variant>
 
@@ -83,6 +85,27 @@ TEST(KeepScaledExactTest, AddScalesOnlyValuesThatStayExact) {
       EXPECT_GT(tally.other_inexact_unit, 0);
     }
   }
+}
+
+TEST(HoldsExactValuesTest, RecipesAndTheirGridAreExactSampledValuesAreNot) {
+  Case c;
+  c.op = "aten::add";
+  c.overload = "Tensor";
+  ValueRecipe wide;
+  wide.distribution = Distribution::kWide;
+  wide.specials = kAllSpecials;
+  c.args = {Arg("self", Contiguous({3}, DType::kFloat32, wide)),
+            Arg("other", Explicit({3}, {0.125, -4096, NAN}, DType::kFloat64)),
+            Arg("alpha", FloatArg{-0.25})};
+  EXPECT_TRUE(HoldsExactValues(c));
+  c.args[2].value = FloatArg{-3.14};  // An OpInfo sample's alpha.
+  EXPECT_FALSE(HoldsExactValues(c));
+  c.args[2].value = int64_t{3};
+  c.args[1].value = Explicit({3}, {0.1, 1, 2}, DType::kFloat64);
+  EXPECT_FALSE(HoldsExactValues(c));
+  // Integers hold any value exactly.
+  c.args[1].value = Explicit({3}, {0.1, 1, 2}, DType::kInt64);
+  EXPECT_TRUE(HoldsExactValues(c));
 }
 
 }  // namespace
