@@ -8,8 +8,8 @@
 #    --python_check=false --reduce=false --alias=false --seeds=), cases/s
 #    from its --summary_json, its start (a second or so: two processes
 #    load LibTorch) included;
-#  - steady: the same campaign's cases/s once started: a run of 2xSECONDS
-#    less a run of SECONDS, over the difference of their times;
+#  - steady: the same campaign's cases/s once started, as it reports it
+#    (steady_cases_per_second: from a worker's first result to its last);
 #  - engine: the same draws built and run in process (dpfuzz_engine_bench
 #    BM_CampaignDraws);
 #  - engine/raw: BM_RunCase's time per case over BM_RawCalls' (the two
@@ -49,7 +49,6 @@ for op in "${ops[@]}"; do
   "$python" bench/python_loop.py --seconds="$seconds" --ops="$op" \
     >"$dir/python-$op.txt" 2>/dev/null
   campaign "$op" "$seconds" "$dir/$op.json"
-  campaign "$op" "$((2 * seconds))" "$dir/$op-long.json"
 done
 
 python3 - "$dir" "${ops[@]}" <<'PY'
@@ -64,9 +63,9 @@ for op in ops:
              for b in json.load(open(f"{d}/engine-{op}.json"))["benchmarks"]}
     loop = float(re.search(r"cases_per_s=([0-9.]+)",
                            open(f"{d}/python-{op}.txt").read()).group(1))
-    short, long = (json.load(open(f"{d}/{op}{s}.json")) for s in ("", "-long"))
-    campaign = short["cases"] / short["seconds"]
-    steady = (long["cases"] - short["cases"]) / (long["seconds"] - short["seconds"])
+    summary = json.load(open(f"{d}/{op}.json"))
+    campaign = summary["cases"] / summary["seconds"]
+    steady = summary["steady_cases_per_second"]
     engine = bench[f"BM_CampaignDraws/{op}"]
     run, raw = bench[f"BM_RunCase/{op}"], bench[f"BM_RawCalls/{op}"]
     fresh = bench[f"BM_FreshTensors/{op}"]

@@ -61,6 +61,10 @@ struct Finding {
   std::string signature;
   Blame blame;
   Dismissal dismissal = Dismissal::kNone;
+  // A death's (crash, timeout, oom): false when its case, re-run alone in a
+  // fresh worker, did not die again (crashes/supervisor.cc); a timeout so
+  // is load, not a hang (fuzz/triage.cc). Not stored in finding.json.
+  bool recurred_alone = true;
 };
 
 std::string FindingSignature(const Case& c, Verdict verdict);

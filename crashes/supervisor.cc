@@ -414,6 +414,7 @@ TicketResult Supervisor::CulpritResult(const Ticket& ticket,
   f.outcome.evidence.where = "worker";
   f.outcome.evidence.detail = absl::StrCat(
       death.detail, alone ? "" : "; it did not die when re-run alone");
+  f.recurred_alone = alone;
   f.outcome.evidence.error = LastLinesText(death.last_lines);
   std::optional<CallSide> side =
       BlamedSide(death.verdict, death.phase, death.last_lines);

@@ -149,6 +149,11 @@ class Campaign {
   std::optional<CampaignProgress> progress_;  // With a store.
   std::vector<Ticket> resubmit_;  // In flight when the resumed run stopped.
   double resumed_seconds_ = 0;
+  // When this run's first and last worker results came (Elapsed), and its
+  // cases before the first: the summary's start and steady rate.
+  double first_result_at_ = -1;
+  double last_result_at_ = -1;
+  int64_t cases_before_first_result_ = 0;
   int64_t resumed_worker_deaths_ = 0;
   Clock::time_point start_ = Clock::now();
   Clock::time_point last_progress_ = start_;
@@ -407,6 +412,11 @@ void Campaign::ReportReproChecks() {
 }
 
 void Campaign::Handle(TicketResult& r) {
+  last_result_at_ = Elapsed();
+  if (first_result_at_ < 0) {
+    first_result_at_ = last_result_at_;
+    cases_before_first_result_ = summary_.cases;
+  }
   if (r.kind != TicketResult::Kind::kLateCulprit) {
     if (corpus_.has_value()) corpus_->Done(r.ticket);
     if (progress_.has_value()) progress_->Done(r.ticket);
@@ -610,6 +620,13 @@ CampaignSummary Campaign::Run() {
   }
   if (store_.has_value()) WriteReportFiles();
   summary_.seconds = Elapsed();
+  if (first_result_at_ >= 0) {
+    summary_.start_seconds = first_result_at_ - resumed_seconds_;
+    const double steady = last_result_at_ - first_result_at_;
+    summary_.steady_cases_per_second =
+        steady > 0 ? (summary_.cases - cases_before_first_result_) / steady
+                   : 0;
+  }
   if (options_.progress) {
     PrintProgress();
     std::fprintf(stderr, "\n");

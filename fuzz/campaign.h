@@ -102,6 +102,12 @@ struct CampaignSummary {
   std::map<std::string, KnownHits> known;  // Muted, by signature.
   std::map<Verdict, int64_t> verdicts;     // Cases per verdict.
   double seconds = 0;
+  // This run's start: the seconds until the first result of a worker
+  // (processes started, LibTorch loaded twice, the first batch run).
+  double start_seconds = 0;
+  // Cases per second from that first result to the last: the rate once
+  // started, which an in-process bench of the engine compares with.
+  double steady_cases_per_second = 0;
   bool interrupted = false;
 };
 
@@ -113,7 +119,8 @@ std::string SummaryLine(const CampaignSummary& summary);
 
 // planned, cases, bugs (a count), bug_list (id, summary, dir, hits),
 // findings (unique), hits, baseline_failures, flaky, overlap, invalid,
-// errors, culprits, abandoned, worker_deaths, seconds, verdicts (a count
+// errors, culprits, abandoned, worker_deaths, seconds, start_seconds,
+// steady_cases_per_second, verdicts (a count
 // per verdict), finding_dirs, known (signature, note, hits), quarantined
 // (op, deaths, reason), interrupted.
 std::string SummaryJson(const CampaignSummary& summary);

@@ -23,11 +23,12 @@ std::string SummaryLine(const CampaignSummary& s) {
       "SUMMARY: cases=%d bugs=%d low_confidence=%d findings=%d hits=%d "
       "known=%d baseline_failures=%d flaky=%d overlap=%d invalid=%d errors=%d "
       "planned=%d culprits=%d abandoned=%d worker_deaths=%d quarantined=%d "
-      "seconds=%.1f",
+      "seconds=%.1f start=%.1f steady_rate=%.0f",
       s.cases, s.bugs.size(), LowConfidenceBugs(s), s.findings.size(), s.hits,
       s.known.size(), s.baseline_failures, s.flaky, s.overlap, s.invalid,
       s.errors, s.planned, s.culprits, s.abandoned, s.worker_deaths,
-      s.quarantined.size(), s.seconds);
+      s.quarantined.size(), s.seconds, s.start_seconds,
+      s.steady_cases_per_second);
   for (const auto& [verdict, count] : s.verdicts) {
     absl::StrAppend(&line, " ", VerdictName(verdict), "=", count);
   }
@@ -81,6 +82,8 @@ std::string SummaryJson(const CampaignSummary& s) {
                          {"abandoned", s.abandoned},
                          {"worker_deaths", s.worker_deaths},
                          {"seconds", s.seconds},
+                         {"start_seconds", s.start_seconds},
+                         {"steady_cases_per_second", s.steady_cases_per_second},
                          {"verdicts", verdicts},
                          {"finding_dirs", dirs},
                          {"known", known},

@@ -208,6 +208,22 @@ void Triage::HandleFinding(const Finding& found, double elapsed,
     }
     return;
   }
+  // A timeout whose case, re-run alone, finished in time ran long only
+  // beside other workers (a first CUDA call compiling a jiterator kernel
+  // under load, say): not a hang. Heap corruptions are nondeterministic, so
+  // a crash that did not recur still counts.
+  if (found.outcome.verdict == Verdict::kTimeout && !found.recurred_alone) {
+    Finding f = found;
+    f.dismissal = Dismissal::kFlaky;
+    ++counts_.flaky;
+    const std::string where = Store(f, nullptr, /*check_repro=*/false);
+    NewLine();
+    log_ << "FLAKY: " << found.signature << " -> " << where
+         << " (ran past the timeout beside other workers, not when re-run "
+            "alone; not a bug)"
+         << std::endl;
+    return;
+  }
   if (const auto bug = bug_of_signature_.find(found.signature);
       bug != bug_of_signature_.end()) {
     Finding f = found;

@@ -56,5 +56,31 @@ TEST(TriageTest, LaterHitsAreWrittenTogetherAndSmallerCasesAtOnce) {
   fs::remove_all(root);
 }
 
+// A timeout whose case did not time out again when re-run alone is load,
+// not a hang: flaky, stored, no bug; one that did is a bug.
+TEST(TriageTest, TimeoutsThatDoNotRecurAloneAreFlaky) {
+  const fs::path root = fs::path(testing::TempDir()) /
+                        absl::StrCat("dpfuzz_triage_timeout_", ::getpid());
+  fs::remove_all(root);
+  absl::StatusOr<FindingsStore> store = FindingsStore::Open(root.string());
+  ASSERT_TRUE(store.ok()) << store.status();
+  TriageOptions options;
+  options.reduce = false;
+  std::ostringstream log;
+  Triage triage(options, &*store, nullptr, log);
+  Finding timeout = TrilOutFinding(3);
+  timeout.outcome.verdict = Verdict::kTimeout;
+  timeout.signature = FindingSignature(timeout.c, Verdict::kTimeout);
+  timeout.recurred_alone = false;
+  triage.HandleFinding(timeout, 0, 100);
+  EXPECT_EQ(triage.bugs().size(), 0u) << log.str();
+  EXPECT_EQ(triage.counts().flaky, 1) << log.str();
+  EXPECT_NE(log.str().find("FLAKY: "), std::string::npos) << log.str();
+  timeout.recurred_alone = true;
+  triage.HandleFinding(timeout, 0, 100);
+  EXPECT_EQ(triage.bugs().size(), 1u) << log.str();
+  fs::remove_all(root);
+}
+
 }  // namespace
 }  // namespace dpfuzz
