@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 #include "common/files.h"
@@ -23,19 +24,30 @@ int64_t StoredHits(const std::string& dir) {
   return text.ok() ? nlohmann::json::parse(*text)["hits"].get<int64_t>() : -1;
 }
 
+// A fresh findings store under the test's temporary directory.
+fs::path FreshStoreDir(const std::string& name) {
+  const fs::path root = fs::path(testing::TempDir()) /
+                        absl::StrCat("dpfuzz_triage_", name, "_", ::getpid());
+  fs::remove_all(root);
+  return root;
+}
+
+// No worker: no reduction, no blame.
+TriageOptions WithoutWorkers() {
+  TriageOptions options;
+  options.reduce = false;
+  return options;
+}
+
 // Later hits of a stored finding are counted in memory and written
 // together; a smaller case of it is written at once, with its count.
 TEST(TriageTest, LaterHitsAreWrittenTogetherAndSmallerCasesAtOnce) {
-  const fs::path root = fs::path(testing::TempDir()) /
-                        absl::StrCat("dpfuzz_triage_hits_", ::getpid());
-  fs::remove_all(root);
+  const fs::path root = FreshStoreDir("hits");
   absl::StatusOr<FindingsStore> store = FindingsStore::Open(root.string());
   ASSERT_TRUE(store.ok()) << store.status();
-  TriageOptions options;
-  options.reduce = false;  // No worker: no reduction, no blame.
   std::ostringstream log;
   std::optional<Triage> triage;
-  triage.emplace(options, &*store, nullptr, log);
+  triage.emplace(WithoutWorkers(), &*store, nullptr, log);
 
   triage->HandleFinding(TrilOutFinding(3), 0, 100);
   ASSERT_EQ(triage->bugs().size(), 1u) << log.str();
@@ -59,15 +71,11 @@ TEST(TriageTest, LaterHitsAreWrittenTogetherAndSmallerCasesAtOnce) {
 // A timeout whose case did not time out again when re-run alone is load,
 // not a hang: flaky, stored, no bug; one that did is a bug.
 TEST(TriageTest, TimeoutsThatDoNotRecurAloneAreFlaky) {
-  const fs::path root = fs::path(testing::TempDir()) /
-                        absl::StrCat("dpfuzz_triage_timeout_", ::getpid());
-  fs::remove_all(root);
+  const fs::path root = FreshStoreDir("timeout");
   absl::StatusOr<FindingsStore> store = FindingsStore::Open(root.string());
   ASSERT_TRUE(store.ok()) << store.status();
-  TriageOptions options;
-  options.reduce = false;
   std::ostringstream log;
-  Triage triage(options, &*store, nullptr, log);
+  Triage triage(WithoutWorkers(), &*store, nullptr, log);
   Finding timeout = TrilOutFinding(3);
   timeout.outcome.verdict = Verdict::kTimeout;
   timeout.signature = FindingSignature(timeout.c, Verdict::kTimeout);
