@@ -566,10 +566,9 @@ std::string LayoutMain(const ReproPlan& plan) {
 
 // Whether a storage of the case lives on a device other than the CPU.
 bool OnDevice(const ReproPlan& plan) {
-  return std::any_of(plan.storages.begin(), plan.storages.end(),
-                     [](const ReproStorage& s) {
-                       return s.device != Device::kCpu;
-                     });
+  return std::any_of(
+      plan.storages.begin(), plan.storages.end(),
+      [](const ReproStorage& s) { return s.device != Device::kCpu; });
 }
 
 std::string CallMain(const ReproPlan& plan) {

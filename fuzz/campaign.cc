@@ -624,8 +624,7 @@ CampaignSummary Campaign::Run() {
     summary_.start_seconds = first_result_at_ - resumed_seconds_;
     const double steady = last_result_at_ - first_result_at_;
     summary_.steady_cases_per_second =
-        steady > 0 ? (summary_.cases - cases_before_first_result_) / steady
-                   : 0;
+        steady > 0 ? (summary_.cases - cases_before_first_result_) / steady : 0;
   }
   if (options_.progress) {
     PrintProgress();

@@ -20,7 +20,8 @@ namespace fs = std::filesystem;
 
 absl::StatusOr<ReplayItem> ItemFor(const std::string& case_path) {
   ReplayItem item{case_path, std::nullopt};
-  DPFUZZ_RETURN_IF_ERROR(LoadCaseFile(case_path).status());
+  DPFUZZ_ASSIGN_OR_RETURN(Case c, LoadCaseFile(case_path));
+  item.device = CaseDevice(c);
   const std::string finding =
       (fs::path(case_path).parent_path() / "finding.json").string();
   std::error_code ec;
@@ -85,13 +86,11 @@ absl::StatusOr<std::vector<ReplayItem>> CollectReplayItems(
 }
 
 absl::Status CheckRunsHere(absl::string_view command, const ReplayItem& item) {
-  DPFUZZ_ASSIGN_OR_RETURN(Case c, LoadCaseFile(item.case_path));
-  const Device device = CaseDevice(c);
+  const Device device = item.device;
   if (absl::Status s = CheckDeviceAvailable(device); !s.ok()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(command, ": ", item.case_path, " runs on ",
-                     DeviceName(device), ": ", s.message(),
-                     "; run it where one is"));
+    return absl::FailedPreconditionError(absl::StrCat(
+        command, ": ", item.case_path, " runs on ", DeviceName(device), ": ",
+        s.message(), "; run it where one is"));
   }
   return absl::OkStatus();
 }

@@ -25,12 +25,14 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "crashes/supervisor.h"
+#include "generators/tensor_spec.h"
 
 namespace dpfuzz {
 
 struct ReplayItem {
   std::string case_path;
   std::optional<Finding> expected;  // From finding.json, when there is one.
+  Device device = Device::kCpu;     // Where the case's tensors live.
 };
 
 // Every case under `paths`, sorted; an error for a path that does not

@@ -530,8 +530,7 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
 
   // Widened copies are needed only for kTolerance ops.
   std::optional<Reference> reference;
-  if (judged->comparison == Comparison::kTolerance ||
-      !c.grad_outputs.empty()) {
+  if (judged->comparison == Comparison::kTolerance || !c.grad_outputs.empty()) {
     reference.emplace(op, c, baseline, written);
   }
   std::optional<Reference> cpu_reference;

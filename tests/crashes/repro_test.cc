@@ -355,9 +355,9 @@ TEST(ResizedOutReproTest, WritesOfAnOutResizedInPlaceAreTheOps) {
   for (Verdict verdict : {Verdict::kOutsideWrite, Verdict::kCrash}) {
     absl::StatusOr<std::string> py = PythonRepro(c, SpecOf(c), verdict);
     ASSERT_TRUE(py.ok()) << py.status();
-    commands.push_back({kReproPython,
-                        WriteFile(dir / absl::StrCat(VerdictName(verdict), ".py"),
-                                  *py)});
+    commands.push_back(
+        {kReproPython,
+         WriteFile(dir / absl::StrCat(VerdictName(verdict), ".py"), *py)});
   }
   for (const ProcessResult& r : RunProcesses(commands)) {
     EXPECT_TRUE(r.exited && r.exit_status == 0) << Describe(r) << "\n"

@@ -130,7 +130,10 @@ TEST(CheckRunsHereTest, CudaCasesNeedCuda) {
   const std::string path = testing::TempDir() + "/dpfuzz_cuda_case.json";
   PlaceOnDevice(c, Device::kCuda);
   ASSERT_TRUE(SaveCaseFile(c, path).ok());
-  const absl::Status cuda = CheckRunsHere("replay", ReplayItem{path, {}});
+  absl::StatusOr<ReplayItem> item = OneReplayItem("replay", {path});
+  ASSERT_TRUE(item.ok()) << item.status();
+  EXPECT_EQ(item->device, Device::kCuda);
+  const absl::Status cuda = CheckRunsHere("replay", *item);
   if (at::hasCUDA()) {
     EXPECT_TRUE(cuda.ok()) << cuda;
   } else {
@@ -143,7 +146,9 @@ TEST(CheckRunsHereTest, CudaCasesNeedCuda) {
   }
   PlaceOnDevice(c, Device::kCpu);
   ASSERT_TRUE(SaveCaseFile(c, path).ok());
-  EXPECT_TRUE(CheckRunsHere("replay", ReplayItem{path, {}}).ok());
+  item = OneReplayItem("replay", {path});
+  ASSERT_TRUE(item.ok()) << item.status();
+  EXPECT_TRUE(CheckRunsHere("replay", *item).ok());
 }
 
 TEST(ParseSecondsTest, NumbersAndDurations) {

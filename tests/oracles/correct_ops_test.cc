@@ -276,8 +276,8 @@ TEST(LowPrecisionOpsTest, SeededValuesAreComparedWithTolerances) {
   TensorSpec other = Explicit({2, 5}, {0x1.6502bp+2}, DType::kFloat32);
   other.layout = {{2, 5}, {0, 0}, 0};
   c.args = {Arg("self", Explicit({5},
-                                 {-0x1.0284d4p+3, -0x1.75bfb2p+1,
-                                  -0x1.34cf6p+1, 0x1.3a0dc4p+0, 0x1.1c77ecp+3},
+                                 {-0x1.0284d4p+3, -0x1.75bfb2p+1, -0x1.34cf6p+1,
+                                  0x1.3a0dc4p+0, 0x1.1c77ecp+3},
                                  DType::kFloat32)),
             Arg("other", other), Arg("alpha", FloatArg{-3.14})};
   ASSERT_FALSE(HoldsExactValues(c));
