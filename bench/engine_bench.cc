@@ -3,9 +3,10 @@
 //   build/default/bench/dpfuzz_engine_bench
 //
 // For each op, 512 cases (tensors of at most 64 elements) are built once.
-// BM_RunCase/<op>: RunCase on each, as a campaign does after building
+// BM_RunCase/<op>: RunCase on each case alone, as a replay runs it
 //   (materialize variant and baseline, call both, run every oracle).
-// BM_BuildAndRunCase/<op>: BuildCase + RunCase: the whole per-case cost.
+// BM_BuildAndRunCase/<op>: BuildCaseWithBaseline + RunCase, as a worker
+//   does: the whole per-case cost.
 // BM_RawCalls/<op>: only the two op calls a case makes (baseline and
 //   variant), through the dispatcher, on tensors made in advance.
 // BM_FreshTensors/<op>: the same calls on tensors made per call, as any
@@ -89,9 +90,10 @@ void BM_BuildAndRunCase(benchmark::State& state, const std::string& name) {
   size_t i = 0;
   for (auto _ : state) {
     const size_t k = i++ % b.cases.size();
-    absl::StatusOr<std::optional<Case>> c =
-        BuildCase(*b.spec, b.dtypes[k], b.variants[k], b.seeds[k], options);
-    benchmark::DoNotOptimize(RunCase(*b.spec, **c));
+    absl::StatusOr<std::optional<BuiltCase>> c = BuildCaseWithBaseline(
+        *b.spec, b.dtypes[k], b.variants[k], b.seeds[k], options);
+    benchmark::DoNotOptimize(
+        RunCase(*b.spec, (*c)->c, std::move((*c)->baseline_run)));
   }
   state.SetItemsProcessed(state.iterations());
 }
@@ -170,10 +172,11 @@ void BM_CampaignDraws(benchmark::State& state, const std::string& name) {
   for (auto _ : state) {
     const DType dtype = rng.Pick(spec.dtypes);
     const Variant variant = rng.Pick(variants);
-    absl::StatusOr<std::optional<Case>> c =
-        BuildCase(spec, dtype, variant, rng.Next(), options);
+    absl::StatusOr<std::optional<BuiltCase>> c =
+        BuildCaseWithBaseline(spec, dtype, variant, rng.Next(), options);
     if (!c.ok() || !c->has_value()) continue;
-    benchmark::DoNotOptimize(RunCase(spec, **c));
+    benchmark::DoNotOptimize(
+        RunCase(spec, (*c)->c, std::move((*c)->baseline_run)));
     ++cases;
   }
   state.SetItemsProcessed(cases);

@@ -183,25 +183,27 @@ class Worker {
   // runs it.
   WorkerReport Run(const Ticket& ticket, const std::optional<Case>& loaded) {
     current_.reset();
-    absl::StatusOr<std::optional<Case>> c =
-        loaded.has_value() ? absl::StatusOr<std::optional<Case>>(loaded)
-                           : Draw(ticket);
+    absl::StatusOr<std::optional<BuiltCase>> c =
+        loaded.has_value()
+            ? absl::StatusOr<std::optional<BuiltCase>>(BuiltCase{*loaded, {}})
+            : Draw(ticket);
     if (!c.ok()) return Error(c.status());
     WorkerReport r;
     if (!c->has_value()) {
       r.kind = WorkerReport::Kind::kInvalid;
       return r;
     }
-    const OpSpec* spec = FindOpFor(**c);
+    const OpSpec* spec = FindOpFor((*c)->c);
     if (spec == nullptr) {
       return Error(absl::NotFoundError(
-          absl::StrCat("no op spec for ", QualifiedOpName(**c))));
+          absl::StrCat("no op spec for ", QualifiedOpName((*c)->c))));
     }
-    if (!config_.case_out.empty()) SaveCase(**c);
+    if (!config_.case_out.empty()) SaveCase((*c)->c);
     // Kept where an exception that escapes RunCase finds it; moved, not
     // copied, on the per-case path.
-    current_ = std::move(**c);
-    absl::StatusOr<CaseOutcome> outcome = RunCase(*spec, *current_);
+    current_ = std::move((*c)->c);
+    absl::StatusOr<CaseOutcome> outcome =
+        RunCase(*spec, *current_, std::move((*c)->baseline_run));
     if (!outcome.ok()) return Error(outcome.status());
     r.verdict = outcome->verdict;
     if (IsFinding(r.verdict)) r.finding = MakeFinding(*current_, *outcome);
@@ -213,7 +215,7 @@ class Worker {
     return r;
   }
 
-  absl::StatusOr<std::optional<Case>> Draw(const Ticket& t) {
+  absl::StatusOr<std::optional<BuiltCase>> Draw(const Ticket& t) {
     const OpSpec* spec = FindOp(t.op);
     if (spec == nullptr) {
       return absl::NotFoundError(absl::StrCat("unknown op ", t.op));
@@ -221,7 +223,7 @@ class Worker {
     if (t.kind == Ticket::Kind::kSeeded) {
       DPFUZZ_ASSIGN_OR_RETURN(spec, SeededSpec(*spec, t.op));
     }
-    return BuildCase(*spec, t.dtype, t.variant, t.seed, build_);
+    return BuildCaseWithBaseline(*spec, t.dtype, t.variant, t.seed, build_);
   }
 
   // `spec` with its arguments drawn from the recorded seeds of `op`.

@@ -15,6 +15,7 @@
 #include "generators/op_args.h"
 #include "generators/rng.h"
 #include "oracles/backward.h"
+#include "oracles/baseline_run.h"
 #include "oracles/case_tensors.h"
 #include "oracles/device_sync.h"
 #include "oracles/invoke.h"
@@ -208,6 +209,23 @@ absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
                                               Variant variant, uint64_t seed,
                                               Rng& rng,
                                               const BuildOptions& options) {
+  DPFUZZ_ASSIGN_OR_RETURN(
+      std::optional<BuiltCase> built,
+      BuildCaseWithBaseline(spec, dtype, variant, seed, rng, options));
+  if (!built.has_value()) return std::optional<Case>();
+  return std::optional<Case>(std::move(built->c));
+}
+
+absl::StatusOr<std::optional<BuiltCase>> BuildCaseWithBaseline(
+    const OpSpec& spec, DType dtype, Variant variant, uint64_t seed,
+    const BuildOptions& options) {
+  Rng rng(seed);
+  return BuildCaseWithBaseline(spec, dtype, variant, seed, rng, options);
+}
+
+absl::StatusOr<std::optional<BuiltCase>> BuildCaseWithBaseline(
+    const OpSpec& spec, DType dtype, Variant variant, uint64_t seed, Rng& rng,
+    const BuildOptions& options) {
   if (!spec.seeds_only.empty()) {
     return absl::FailedPreconditionError(absl::StrCat(
         SpecName(spec), " takes its arguments from recorded seeds ", "only (",
@@ -234,28 +252,33 @@ absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
   // input holds (see MaterializeShared), and with them output shapes.
   // Arguments mutated by design are written too (generators/
   // contract_rules.h).
+  const std::vector<std::string> mutated = MutatedByDesign(c);
   std::set<std::string> never_overlap = written;
-  for (std::string& name : MutatedByDesign(c)) never_overlap.insert(name);
+  never_overlap.insert(mutated.begin(), mutated.end());
   never_overlap.insert(spec.never_overlap.begin(), spec.never_overlap.end());
   VaryLayouts(c.args, never_overlap, spec.fixed_layout, options, rng);
 
   // The probe: the functional call on the baseline of these inputs.
-  CallResult probe;
+  std::optional<BaselineRun> run;
   {
     at::NoGradGuard no_grad;
     DPFUZZ_ASSIGN_OR_RETURN(CaseTensors tensors, MaterializeVariant(c));
     BeforeProbe(c, options);
-    DPFUZZ_ASSIGN_OR_RETURN(
-        probe, Invoke(functional, c, MaterializeBaseline(tensors).args));
+    CaseTensors baseline = MaterializeBaseline(tensors);
+    DPFUZZ_ASSIGN_OR_RETURN(CallResult probe,
+                            Invoke(functional, c, baseline.args));
+    run = BaselineRun{std::move(tensors), std::move(baseline),
+                      std::move(probe)};
   }
-  if (probe.outcome == CallOutcome::kRejected) return std::optional<Case>();
+  const CallResult& probe = run->call;
+  if (probe.outcome == CallOutcome::kRejected) return std::optional<BuiltCase>();
   if (variant == Variant::kOut) {
     if (written_list.size() != probe.outputs.size())
-      return std::optional<Case>();
+      return std::optional<BuiltCase>();
     for (size_t i = 0; i < written_list.size(); ++i) {
       absl::StatusOr<TensorSpec> out =
           SpecLike(probe.outputs[i], true, options.device, rng);
-      if (!out.ok()) return std::optional<Case>();
+      if (!out.ok()) return std::optional<BuiltCase>();
       c.args.push_back(Argument{written_list[i], *out});
     }
   } else if (variant == Variant::kInplace) {
@@ -268,7 +291,7 @@ absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
     if (self_spec == nullptr || probe.outputs.empty() ||
         probe.outputs[0].sizes().vec() != self_spec->layout.sizes ||
         probe.outputs[0].scalar_type() != ToScalarType(self_spec->dtype)) {
-      return std::optional<Case>();  // The result does not fit in self.
+      return std::optional<BuiltCase>();  // The result does not fit in self.
     }
   } else if (spec.differentiable && options.check_grad &&
              (IsFloating(dtype) || IsComplex(dtype))) {
@@ -280,7 +303,16 @@ absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
   if (spec.comparison == Comparison::kTolerance) {
     KeepValuesTame(c.args, c.grad_outputs);  // The grad_outputs made now.
   }
-  return std::optional<Case>(std::move(c));
+  // The probe ran this very case (no grad), and left its tensors as they
+  // were made (oracles/baseline_run.h).
+  bool probed_this_case = variant == Variant::kFunctional &&
+                          c.grad_outputs.empty() && c.aliases.empty() &&
+                          written.empty() && mutated.empty();
+  for (const TensorSpec* t : AllTensorSpecsOf(c)) {
+    probed_this_case = probed_this_case && !t->requires_grad;
+  }
+  if (!probed_this_case) run.reset();
+  return std::optional<BuiltCase>(BuiltCase{std::move(c), std::move(run)});
 }
 
 }  // namespace dpfuzz

@@ -27,6 +27,7 @@
 #include "generators/case.h"
 #include "generators/op_spec.h"
 #include "generators/rng.h"
+#include "oracles/baseline_run.h"
 
 namespace dpfuzz {
 
@@ -55,6 +56,22 @@ absl::StatusOr<std::optional<Case>> BuildCase(const OpSpec& spec, DType dtype,
                                               Variant variant, uint64_t seed,
                                               Rng& rng,
                                               const BuildOptions& options);
+
+// A built case and, when BuildCase's probe ran this very case, that run
+// (oracles/baseline_run.h), for RunCase to take over.
+struct BuiltCase {
+  Case c;
+  std::optional<BaselineRun> baseline_run;
+};
+
+// BuildCase, keeping the probe's run where it is the case's baseline run.
+// The same case as BuildCase's for the same arguments.
+absl::StatusOr<std::optional<BuiltCase>> BuildCaseWithBaseline(
+    const OpSpec& spec, DType dtype, Variant variant, uint64_t seed,
+    const BuildOptions& options = {});
+absl::StatusOr<std::optional<BuiltCase>> BuildCaseWithBaseline(
+    const OpSpec& spec, DType dtype, Variant variant, uint64_t seed, Rng& rng,
+    const BuildOptions& options);
 
 // The variants `spec` supports: functional, then out and inplace if any.
 std::vector<Variant> VariantsOf(const OpSpec& spec);

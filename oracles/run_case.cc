@@ -483,6 +483,11 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
 // agreed), and only findings pay for the extra calls: the tail-filled
 // baselines are built then, from the variant's storage snapshots.
 absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
+  return RunCase(given, c, std::nullopt);
+}
+
+absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c,
+                                    std::optional<BaselineRun> baseline_run) {
   if (given.nested || HasNestedTensor(c)) {  // By its nested spec, if any.
     const OpSpec* nested = given.nested ? &given : FindOpFor(c);
     return RunNestedCase(nested != nullptr ? *nested : given, c);
@@ -491,8 +496,19 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
                           OperatorFor(given, c.variant));
   const Device device = CaseDevice(c);
   PrepareDevice(device);
-  DPFUZZ_ASSIGN_OR_RETURN(CaseTensors variant, MaterializeVariant(c));
-  CaseTensors baseline = MaterializeBaseline(variant);
+  // Taken over, the baseline was called already, and its tensors are as
+  // made (oracles/baseline_run.h), as the reference below needs them.
+  CaseTensors variant;
+  CaseTensors baseline;
+  std::optional<CallResult> baseline_call;
+  if (baseline_run.has_value()) {
+    variant = std::move(baseline_run->variant);
+    baseline = std::move(baseline_run->baseline);
+    baseline_call = std::move(baseline_run->call);
+  } else {
+    DPFUZZ_ASSIGN_OR_RETURN(variant, MaterializeVariant(c));
+    baseline = MaterializeBaseline(variant);
+  }
   // A CUDA case's baseline also runs on the CPU (Verdict::kDeviceMismatch);
   // built now, before any call writes the variant's tensors.
   std::optional<CaseTensors> on_cpu;
@@ -537,7 +553,10 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
   if (on_cpu.has_value() && judged->comparison == Comparison::kTolerance) {
     cpu_reference.emplace(op, c, *on_cpu, written);
   }
-  DPFUZZ_ASSIGN_OR_RETURN(CallResult b, Invoke(op, c, baseline.args));
+  if (!baseline_call.has_value()) {
+    DPFUZZ_ASSIGN_OR_RETURN(baseline_call, Invoke(op, c, baseline.args));
+  }
+  const CallResult& b = *baseline_call;
   if (baseline_again.has_value()) {
     DPFUZZ_ASSIGN_OR_RETURN(bool differ,
                             RunsDiffer(op, c, b, *baseline_again, written,

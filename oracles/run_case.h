@@ -24,11 +24,13 @@
 
 #include <ATen/core/dispatch/Dispatcher.h>
 
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "generators/case.h"
 #include "generators/op_spec.h"
+#include "oracles/baseline_run.h"
 #include "oracles/verdict.h"
 
 namespace dpfuzz {
@@ -58,6 +60,11 @@ struct CaseOutcome {
 };
 
 absl::StatusOr<CaseOutcome> RunCase(const OpSpec& spec, const Case& c);
+
+// The same, taking over the baseline's run when there is one
+// (oracles/baseline_run.h: BuildCaseWithBaseline's, for this very case).
+absl::StatusOr<CaseOutcome> RunCase(const OpSpec& spec, const Case& c,
+                                    std::optional<BaselineRun> baseline_run);
 
 // The schema a case's variant calls: aten::add.Tensor, aten::add.out or
 // aten::add_.Tensor for the add spec.
