@@ -154,7 +154,20 @@ absl::StatusOr<std::unique_ptr<WorkerProcess>> Supervisor::StartProcess(
   o.config.case_out =
       alone ? absl::StrFormat("%s/alone-%d-case.json", state_dir_, n) : "";
   o.malloc_check = alone || options_.malloc_check;
+  o.fork_server = ForkServerFor(o.malloc_check);
   return WorkerProcess::Start(o);
+}
+
+ForkServer* Supervisor::ForkServerFor(bool malloc_check) {
+  if (!options_.fork_workers) return nullptr;
+  const int i = malloc_check ? 1 : 0;
+  if (!fork_server_tried_[i]) {
+    fork_server_tried_[i] = true;
+    absl::StatusOr<std::unique_ptr<ForkServer>> server =
+        ForkServer::Start(options_.executable, malloc_check);
+    if (server.ok()) fork_servers_[i] = std::move(*server);
+  }
+  return fork_servers_[i].get();
 }
 
 absl::StatusOr<std::unique_ptr<WorkerProcess>> Supervisor::TakeProcess(

@@ -26,7 +26,11 @@
 // starts were most of a campaign's time. So the supervisor keeps one spare
 // worker started ahead for each use, a slot's and an alone run's (with the
 // checking allocator), takes it when it needs one, and starts the next
-// spare at once: it loads while the other workers run cases.
+// spare at once: it loads while the other workers run cases. Workers are
+// forked from a fork server now (Note [Forked workers], crashes/
+// fork_server.h), which makes a start a matter of milliseconds; the spares
+// stay for the supervisor that cannot fork (SupervisorOptions::
+// fork_workers off, or a server that refuses).
 //
 // Note [Batch sizes]
 // A batch holds about 20 ms of a worker's cases (from 1 to 64), measured
@@ -57,6 +61,7 @@
 
 #include "absl/status/statusor.h"
 #include "crashes/finding.h"
+#include "crashes/fork_server.h"
 #include "crashes/ticket.h"
 #include "crashes/ticket_batch.h"
 #include "crashes/worker.h"
@@ -72,6 +77,9 @@ struct SupervisorOptions {
   std::string executable;       // "": this program (SelfExecutable).
   bool malloc_check = false;    // glibc's checking allocator in all workers.
   int culprit_window = 4;       // Cases re-run alone after a death.
+  // Workers forked from a fork server (Note [Forked workers]); false: each
+  // spawned afresh.
+  bool fork_workers = true;
 };
 
 struct TicketResult {
@@ -130,6 +138,9 @@ class Supervisor {
   // one is ready; starts the next spare (Note [Warm spares]).
   absl::StatusOr<std::unique_ptr<WorkerProcess>> TakeProcess(bool alone);
   absl::StatusOr<std::unique_ptr<WorkerProcess>> StartProcess(bool alone);
+  // The fork server for workers with (or without) the checking allocator,
+  // started at the first call; null when workers are spawned.
+  ForkServer* ForkServerFor(bool malloc_check);
   absl::Status StartWorker(Slot& slot);
   // Tickets in the next batch for `slot` (Note [Batch sizes]).
   size_t BatchSize(const Slot& slot) const;
@@ -170,6 +181,10 @@ class Supervisor {
   int64_t deaths_ = 0;
   int failed_starts_ = 0;
   int processes_started_ = 0;  // Names each worker's slot file.
+  // Note [Forked workers]: without and with the checking allocator; each
+  // started once (a server that fails to start is not tried again).
+  std::unique_ptr<ForkServer> fork_servers_[2];
+  bool fork_server_tried_[2] = {false, false};
   // Note [Warm spares]: for slots, and for runs alone.
   std::unique_ptr<WorkerProcess> spare_;
   std::unique_ptr<WorkerProcess> spare_alone_;

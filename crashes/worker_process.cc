@@ -1,7 +1,6 @@
 #include "crashes/worker_process.h"
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,50 +12,19 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
-
-extern char** environ;
+#include "crashes/spawn.h"
 
 namespace dpfuzz {
 namespace {
 
 constexpr size_t kLastLines = 40;
-constexpr char kMallocDebug[] = "libc_malloc_debug.so.0";
-
-absl::Status Errno(absl::string_view what) {
-  return absl::InternalError(absl::StrCat(what, ": ", std::strerror(errno)));
-}
-
-std::vector<std::string> Environment(bool malloc_check) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const absl::string_view var(*e);
-    if (malloc_check && (absl::StartsWith(var, "LD_PRELOAD=") ||
-                         absl::StartsWith(var, "GLIBC_TUNABLES="))) {
-      continue;
-    }
-    env.emplace_back(var);
-  }
-  env.emplace_back("LIBC_FATAL_STDERR_=1");  // glibc's last words on stderr.
-  if (malloc_check) {
-    env.push_back(absl::StrCat("LD_PRELOAD=", kMallocDebug));
-    env.emplace_back("GLIBC_TUNABLES=glibc.malloc.check=3");
-  }
-  return env;
-}
-
-std::vector<char*> Pointers(std::vector<std::string>& strings) {
-  std::vector<char*> p;
-  for (std::string& s : strings) p.push_back(s.data());
-  p.push_back(nullptr);
-  return p;
-}
 
 }  // namespace
 
 absl::StatusOr<std::string> SelfExecutable() {
   char buffer[4096];
   const ssize_t n = ::readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);
-  if (n <= 0) return Errno("readlink /proc/self/exe");
+  if (n <= 0) return ErrnoError("readlink /proc/self/exe");
   return std::string(buffer, static_cast<size_t>(n));
 }
 
@@ -65,46 +33,38 @@ absl::StatusOr<std::unique_ptr<WorkerProcess>> WorkerProcess::Start(
   DPFUZZ_ASSIGN_OR_RETURN(WorkerSlot slot,
                           WorkerSlot::Create(options.config.slot_path));
   int tickets[2], reports[2], output[2];
-  if (::pipe2(tickets, O_CLOEXEC) != 0) return Errno("pipe");
-  if (::pipe2(reports, O_CLOEXEC) != 0) return Errno("pipe");
-  if (::pipe2(output, O_CLOEXEC) != 0) return Errno("pipe");
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, output[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, output[1], 2);
-  posix_spawn_file_actions_adddup2(&actions, tickets[0], kTicketFd);
-  posix_spawn_file_actions_adddup2(&actions, reports[1], kReportFd);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);
-  std::vector<std::string> argv_strings = {options.executable, kWorkerCommand};
-  for (std::string& arg : WorkerArgs(options.config))
-    argv_strings.push_back(std::move(arg));
-  std::vector<std::string> env_strings = Environment(options.malloc_check);
-  std::vector<char*> argv = Pointers(argv_strings);
-  std::vector<char*> env = Pointers(env_strings);
-  pid_t pid = 0;
-  const int error = ::posix_spawn(&pid, options.executable.c_str(), &actions,
-                                  &attr, argv.data(), env.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
+  if (::pipe2(tickets, O_CLOEXEC) != 0) return ErrnoError("pipe");
+  if (::pipe2(reports, O_CLOEXEC) != 0) return ErrnoError("pipe");
+  if (::pipe2(output, O_CLOEXEC) != 0) return ErrnoError("pipe");
+  const std::vector<std::string> args = WorkerArgs(options.config);
+  absl::StatusOr<pid_t> pid = absl::UnavailableError("no fork server");
+  if (options.fork_server != nullptr) {
+    pid = options.fork_server->Fork(args, {tickets[0], reports[1], output[1]});
+  }
+  if (!pid.ok()) {  // Spawned afresh (Note [Forked workers]).
+    std::vector<std::string> spawn_args = {kWorkerCommand};
+    spawn_args.insert(spawn_args.end(), args.begin(), args.end());
+    pid = SpawnDpfuzz(options.executable, spawn_args,
+                      {{output[1], 1},
+                       {output[1], 2},
+                       {tickets[0], kTicketFd},
+                       {reports[1], kReportFd}},
+                      options.malloc_check);
+  }
   ::close(tickets[0]);
   ::close(reports[1]);
   ::close(output[1]);
-  if (error != 0) {
+  if (!pid.ok()) {
     ::close(tickets[1]);
     ::close(reports[0]);
     ::close(output[0]);
-    return absl::InternalError(absl::StrCat("starting a worker (",
-                                            options.executable,
-                                            "): ", std::strerror(error)));
+    return absl::InternalError(
+        absl::StrCat("starting a worker: ", pid.status().message()));
   }
   ::fcntl(reports[0], F_SETFL, O_NONBLOCK);
   ::fcntl(output[0], F_SETFL, O_NONBLOCK);
   return std::unique_ptr<WorkerProcess>(
-      new WorkerProcess(pid, tickets[1], reports[0], output[0], std::move(slot),
+      new WorkerProcess(*pid, tickets[1], reports[0], output[0], std::move(slot),
                         options.config.slot_path, options.config.case_out));
 }
 
@@ -137,7 +97,7 @@ absl::Status WorkerProcess::Send(absl::string_view batch) {
     const ssize_t n =
         ::write(ticket_fd_, batch.data() + done, batch.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return Errno("sending a ticket to a worker");
+    if (n <= 0) return ErrnoError("sending a ticket to a worker");
     done += static_cast<size_t>(n);
   }
   return absl::OkStatus();

@@ -1,8 +1,10 @@
 // WorkerProcess: the supervisor's handle on one worker (crashes/worker.h).
 //
-// Start spawns the dpfuzz executable afresh with posix_spawn (never a fork
-// of a process that has LibTorch or CUDA initialised) in a process group of
-// its own, so a terminal's Ctrl-C reaches only the supervisor. Batches of
+// Start forks the worker from a fork server when given one (Note [Forked
+// workers], crashes/fork_server.h), else spawns the dpfuzz executable
+// afresh (crashes/spawn.h: never a fork of a process that has run an op);
+// either way in a process group of its own, so a terminal's Ctrl-C reaches
+// only the supervisor. Batches of
 // tickets go in on the worker's fd 3, reports come back on its fd 4, and
 // everything it prints on stdout and stderr is kept as its last lines
 // (what a crash leaves behind). With `malloc_check`, glibc's checking
@@ -29,6 +31,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "crashes/fork_server.h"
 #include "crashes/worker.h"
 #include "crashes/worker_report.h"
 #include "crashes/worker_slot.h"
@@ -38,7 +41,8 @@ namespace dpfuzz {
 struct WorkerProcessOptions {
   std::string executable;  // The dpfuzz binary (see SelfExecutable).
   WorkerConfig config;     // slot_path must name a file to create.
-  bool malloc_check = false;
+  bool malloc_check = false;  // Spawned only: a fork server has its own.
+  ForkServer* fork_server = nullptr;  // Spawned when null or when it fails.
 };
 
 class WorkerProcess {

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "crashes/finding.h"
+#include "crashes/fork_server.h"
 #include "crashes/worker.h"
 #include "fuzz/campaign.h"
 #include "fuzz/cli.h"
@@ -120,6 +121,9 @@ int DpfuzzMain(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
   if (argc >= 2 && std::string(argv[1]) == kWorkerCommand) {
     return WorkerMain(argc, argv);
+  }
+  if (argc >= 2 && std::string(argv[1]) == kForkServerCommand) {
+    return RunForkServer();
   }
   // One line at a time, also into a file or a CI log: a run that is
   // killed keeps every FINDING: line it printed.
