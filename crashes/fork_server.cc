@@ -134,6 +134,9 @@ absl::StatusOr<pid_t> ForkServer::Fork(
   if (broken_) return absl::UnavailableError("the fork server failed before");
   broken_ = true;  // Until this fork succeeds.
   std::string message = absl::StrJoin(worker_args, std::string(1, '\0'));
+  if (message.size() >= kMaxMessage) {
+    return absl::InvalidArgumentError("worker arguments too long to send");
+  }
   iovec data{message.data(), message.size()};
   const int sent_fds[kFdsPerWorker] = {fds.tickets, fds.reports, fds.output};
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(sent_fds))] = {};
@@ -147,9 +150,6 @@ absl::StatusOr<pid_t> ForkServer::Fork(
   c->cmsg_type = SCM_RIGHTS;
   c->cmsg_len = CMSG_LEN(sizeof(sent_fds));
   std::memcpy(CMSG_DATA(c), sent_fds, sizeof(sent_fds));
-  if (message.size() >= kMaxMessage) {
-    return absl::InvalidArgumentError("worker arguments too long to send");
-  }
   if (::sendmsg(socket_, &m, MSG_NOSIGNAL) < 0) {
     return ErrnoError("sending to the fork server");
   }

@@ -63,9 +63,9 @@ absl::StatusOr<std::unique_ptr<WorkerProcess>> WorkerProcess::Start(
   }
   ::fcntl(reports[0], F_SETFL, O_NONBLOCK);
   ::fcntl(output[0], F_SETFL, O_NONBLOCK);
-  return std::unique_ptr<WorkerProcess>(
-      new WorkerProcess(*pid, tickets[1], reports[0], output[0], std::move(slot),
-                        options.config.slot_path, options.config.case_out));
+  return std::unique_ptr<WorkerProcess>(new WorkerProcess(
+      *pid, tickets[1], reports[0], output[0], std::move(slot),
+      options.config.slot_path, options.config.case_out));
 }
 
 WorkerProcess::WorkerProcess(pid_t pid, int ticket_fd, int report_fd,

@@ -39,8 +39,8 @@
 namespace dpfuzz {
 
 struct WorkerProcessOptions {
-  std::string executable;  // The dpfuzz binary (see SelfExecutable).
-  WorkerConfig config;     // slot_path must name a file to create.
+  std::string executable;     // The dpfuzz binary (see SelfExecutable).
+  WorkerConfig config;        // slot_path must name a file to create.
   bool malloc_check = false;  // Spawned only: a fork server has its own.
   ForkServer* fork_server = nullptr;  // Spawned when null or when it fails.
 };

@@ -267,11 +267,12 @@ absl::StatusOr<std::optional<BuiltCase>> BuildCaseWithBaseline(
     CaseTensors baseline = MaterializeBaseline(tensors);
     DPFUZZ_ASSIGN_OR_RETURN(CallResult probe,
                             Invoke(functional, c, baseline.args));
-    run = BaselineRun{std::move(tensors), std::move(baseline),
-                      std::move(probe)};
+    run =
+        BaselineRun{std::move(tensors), std::move(baseline), std::move(probe)};
   }
   const CallResult& probe = run->call;
-  if (probe.outcome == CallOutcome::kRejected) return std::optional<BuiltCase>();
+  if (probe.outcome == CallOutcome::kRejected)
+    return std::optional<BuiltCase>();
   if (variant == Variant::kOut) {
     if (written_list.size() != probe.outputs.size())
       return std::optional<BuiltCase>();
@@ -303,11 +304,11 @@ absl::StatusOr<std::optional<BuiltCase>> BuildCaseWithBaseline(
   if (spec.comparison == Comparison::kTolerance) {
     KeepValuesTame(c.args, c.grad_outputs);  // The grad_outputs made now.
   }
-  // The probe ran this very case (no grad), and left its tensors as they
-  // were made (oracles/baseline_run.h).
-  bool probed_this_case = variant == Variant::kFunctional &&
-                          c.grad_outputs.empty() && c.aliases.empty() &&
-                          written.empty() && mutated.empty();
+  // The probe ran this very case (no grad: grad_outputs come only with an
+  // input that requires grad; no aliases: only written tensors get them),
+  // and left its tensors as they were made (oracles/baseline_run.h).
+  bool probed_this_case =
+      variant == Variant::kFunctional && written.empty() && mutated.empty();
   for (const TensorSpec* t : AllTensorSpecsOf(c)) {
     probed_this_case = probed_this_case && !t->requires_grad;
   }
