@@ -10,12 +10,15 @@
 //   aten::tril.out|out|crash|*|aliased|*             heap corruption
 //
 // Signatures never contain whitespace (crashes/finding.h, crash keys).
+// A directory of cases names known bugs by example instead
+// (fuzz/known_cases.h).
 
 #ifndef DPFUZZ_CRASHES_KNOWN_ISSUES_H_
 #define DPFUZZ_CRASHES_KNOWN_ISSUES_H_
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -31,6 +34,8 @@ class KnownIssues {
   };
 
   KnownIssues() = default;
+  explicit KnownIssues(std::vector<Entry> entries)
+      : entries_(std::move(entries)) {}
   // Errors name the file and line.
   static absl::StatusOr<KnownIssues> Parse(absl::string_view text,
                                            absl::string_view source);

@@ -64,6 +64,9 @@ struct CampaignOptions {
   bool progress = false;  // Live progress line on stderr.
   SupervisorOptions isolation;
   KnownIssues known;  // Findings to count but not report.
+  // Directories of known cases (fuzz/known_cases.h), for the caller to
+  // learn into `known` before the campaign (LearnKnownCases).
+  std::vector<std::string> known_case_dirs;
 };
 
 struct KnownHits {

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <set>
+#include <system_error>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -76,8 +78,12 @@ ABSL_FLAG(int64_t, rss_limit_mb, 4096,
           "Per-worker resident memory limit in MB; past it the case is an oom "
           "finding; 0: none.");
 ABSL_FLAG(std::string, known, "",
-          "Known-issues file: findings matching its signature patterns are "
-          "counted apart, not reported (see crashes/known_issues.h).");
+          "Known bugs, comma-separated: a known-issues file (findings matching "
+          "its signature patterns, crashes/known_issues.h) or a directory of "
+          "cases (known_findings/, an earlier run's findings/: each case of "
+          "an op fuzzed here is run first, and the findings like the one it "
+          "shows, any dtypes, fuzz/known_cases.h). Known findings are "
+          "counted apart (KNOWN: lines), not reported.");
 ABSL_FLAG(bool, python_check, true,
           "Run each new bug's repro.py with the Python dpfuzz was built "
           "for (CMake's DPFUZZ_PYTHON, e.g. /usr/bin/python3) when its torch "
@@ -476,14 +482,21 @@ absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags() {
   }
   options.isolation.worker.check_grad = absl::GetFlag(FLAGS_grad);
   if (!absl::GetFlag(FLAGS_alias)) options.isolation.worker.alias_one_in = 0;
-  const std::string known = absl::GetFlag(FLAGS_known);
-  if (!known.empty()) {
-    absl::StatusOr<KnownIssues> k = KnownIssues::Load(known);
+  std::vector<KnownIssues::Entry> known;
+  for (absl::string_view path :
+       absl::StrSplit(absl::GetFlag(FLAGS_known), ',', absl::SkipEmpty())) {
+    std::error_code error;
+    if (std::filesystem::is_directory(std::string(path), error)) {
+      options.known_case_dirs.emplace_back(path);
+      continue;
+    }
+    absl::StatusOr<KnownIssues> k = KnownIssues::Load(std::string(path));
     if (!k.ok()) {
       return UsageError(absl::StrCat("flag --known: ", k.status().message()));
     }
-    options.known = std::move(*k);
+    known.insert(known.end(), k->entries().begin(), k->entries().end());
   }
+  options.known = KnownIssues(std::move(known));
   options.python_check = absl::GetFlag(FLAGS_python_check);
   options.reduce = absl::GetFlag(FLAGS_reduce);
   options.fail_on_baseline_failures = absl::GetFlag(FLAGS_baseline_failures);

@@ -13,6 +13,7 @@
 #include "crashes/worker.h"
 #include "fuzz/campaign.h"
 #include "fuzz/cli.h"
+#include "fuzz/known_cases.h"
 #include "fuzz/reduce_command.h"
 #include "fuzz/replay.h"
 #include "fuzz/report.h"
@@ -39,6 +40,35 @@ int WorkerMain(int argc, char** argv) {
   return RunWorker(*config);
 }
 
+// --known's directories of cases, learned into options.known (the
+// campaign's INFO lines say what each gave).
+absl::Status LearnKnown(CampaignOptions& options, std::ostream& log) {
+  std::vector<KnownIssues::Entry> known = options.known.entries();
+  for (const std::string& dir : options.known_case_dirs) {
+    absl::StatusOr<KnownCases> learned =
+        LearnKnownCases(dir, options.ops, options.isolation);
+    if (!learned.ok()) {
+      return absl::Status(learned.status().code(),
+                          absl::StrCat("flag --known: ", dir, ": ",
+                                       learned.status().message()));
+    }
+    log << "INFO: known cases in " << dir << ": " << learned->selected
+        << " of " << learned->cases << " are of these ops; "
+        << learned->known.entries().size() << " show a finding here"
+        << std::endl;
+    for (const KnownIssues::Entry& entry : learned->known.entries()) {
+      log << "INFO: known: " << entry.pattern << "  " << entry.note
+          << std::endl;
+      known.push_back(entry);
+    }
+    for (const std::string& path : learned->quiet) {
+      log << "INFO: known case shows no finding here: " << path << std::endl;
+    }
+  }
+  options.known = KnownIssues(std::move(known));
+  return absl::OkStatus();
+}
+
 int FuzzMain(std::string command) {
   absl::StatusOr<CampaignOptions> options = CampaignOptionsFromFlags();
   if (!options.ok()) return UsageFailure(options.status());
@@ -56,6 +86,9 @@ int FuzzMain(std::string command) {
                     ? absl::StrCat(", shard ", ShardToString(options->shard))
                     : "")
             << std::endl;
+  if (absl::Status s = LearnKnown(*options, std::cout); !s.ok()) {
+    return UsageFailure(s);
+  }
   const CampaignSummary summary =
       RunCampaign(*options, std::cout, &stop_requested);
   std::cout << SummaryLine(summary) << std::endl;
