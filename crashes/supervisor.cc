@@ -199,9 +199,14 @@ size_t Supervisor::BatchSize(const Slot& slot) const {
 }
 
 bool Supervisor::HasRoom() const {
-  // A batch in waiting for each worker.
+  // What the workers will take (Note [Batch sizes]): two batches each, less
+  // the tickets they hold.
   size_t room = 0;
-  for (const auto& slot : slots_) room += BatchSize(*slot);
+  for (const auto& slot : slots_) {
+    const size_t want = 2 * BatchSize(*slot);
+    const size_t held = slot->outstanding.size();
+    room += want > held ? want - held : 0;
+  }
   return backlog_.size() < room;
 }
 

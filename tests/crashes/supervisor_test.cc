@@ -95,6 +95,29 @@ TEST_F(SupervisorTest, ManyCasesComeBackOnceEach) {
   EXPECT_EQ(ran.worker_deaths, 0);
 }
 
+// Note [Batch sizes]: a fresh worker's first batches hold four tickets;
+// the supervisor takes two batches for it and sends both at once, so the
+// worker finds its next batch in its pipe when it finishes one.
+TEST_F(SupervisorTest, AWorkerIsSentItsNextBatchBeforeItNeedsIt) {
+  SupervisorOptions options;
+  options.executable = DPFUZZ_PLANTED_BINARY;
+  absl::StatusOr<std::unique_ptr<Supervisor>> supervisor =
+      Supervisor::Start(options);
+  ASSERT_TRUE(supervisor.ok()) << supervisor.status();
+  const std::vector<Ticket> tickets =
+      TicketsWhere("planted::good_neg", 20, [](const Case&) { return true; });
+  size_t submitted = 0;
+  while ((*supervisor)->HasRoom()) (*supervisor)->Submit(tickets[submitted++]);
+  EXPECT_EQ(submitted, 8u);
+  std::vector<TicketResult> results;
+  ASSERT_TRUE((*supervisor)->Poll(0, results).ok());
+  EXPECT_EQ((*supervisor)->Waiting(), 0u);
+  while ((*supervisor)->Outstanding() > 0) {
+    ASSERT_TRUE((*supervisor)->Poll(0.05, results).ok());
+  }
+  EXPECT_EQ(results.size(), 8u);
+}
+
 // segv_neg dies on a non-contiguous input of more than one element. The
 // first batch holds two cases that ran before it, whose reports die with
 // the worker, and one it never began; the second batch is sent before the
