@@ -34,9 +34,9 @@ std::string KnownPattern(const std::string& signature) {
   return absl::StrJoin(fields, "|");
 }
 
-absl::StatusOr<KnownCases> LearnKnownCases(const std::string& dir,
-                                           const std::vector<const OpSpec*>& ops,
-                                           SupervisorOptions isolation) {
+absl::StatusOr<KnownCases> LearnKnownCases(
+    const std::string& dir, const std::vector<const OpSpec*>& ops,
+    SupervisorOptions isolation) {
   DPFUZZ_ASSIGN_OR_RETURN(std::vector<ReplayItem> items,
                           CollectReplayItems({dir}));
   KnownCases learned;

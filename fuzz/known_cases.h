@@ -44,9 +44,9 @@ struct KnownCases {
 
 // An error for a directory without case files or with a malformed one,
 // or when no worker can be started.
-absl::StatusOr<KnownCases> LearnKnownCases(const std::string& dir,
-                                           const std::vector<const OpSpec*>& ops,
-                                           SupervisorOptions isolation);
+absl::StatusOr<KnownCases> LearnKnownCases(
+    const std::string& dir, const std::vector<const OpSpec*>& ops,
+    SupervisorOptions isolation);
 
 // The pattern a finding's signature stands for: its dtypes and crash key
 // made globs. "aten::tril.out|out|mismatch|f32,f32|cpu|aliased" ->

@@ -52,8 +52,8 @@ absl::Status LearnKnown(CampaignOptions& options, std::ostream& log) {
                           absl::StrCat("flag --known: ", dir, ": ",
                                        learned.status().message()));
     }
-    log << "INFO: known cases in " << dir << ": " << learned->selected
-        << " of " << learned->cases << " are of these ops; "
+    log << "INFO: known cases in " << dir << ": " << learned->selected << " of "
+        << learned->cases << " are of these ops; "
         << learned->known.entries().size() << " show a finding here"
         << std::endl;
     for (const KnownIssues::Entry& entry : learned->known.entries()) {

@@ -15,8 +15,9 @@ namespace {
 TEST(KnownCasesTest, APatternGlobsTheDtypesAndCrashKey) {
   EXPECT_EQ(KnownPattern("aten::tril.out|out|mismatch|f32,f32|cpu|aliased"),
             "aten::tril.out|out|mismatch|*|cpu|aliased");
-  EXPECT_EQ(KnownPattern("aten::kron|functional|rejection_mismatch|f64,f64|cpu"),
-            "aten::kron|functional|rejection_mismatch|*|cpu");
+  EXPECT_EQ(
+      KnownPattern("aten::kron|functional|rejection_mismatch|f64,f64|cpu"),
+      "aten::kron|functional|rejection_mismatch|*|cpu");
   EXPECT_EQ(KnownPattern("aten::masked_select.out|out|crash|f32,b8,f32|cpu|"
                          "aliased|SIGABRT:free():_invalid_pointer"),
             "aten::masked_select.out|out|crash|*|cpu|aliased|*");
@@ -42,8 +43,7 @@ TEST(KnownCasesTest, LearnsWhatTheCasesOfTheFuzzedOpsShowHere) {
   SupervisorOptions isolation;
   isolation.executable = DPFUZZ_BINARY;
   isolation.jobs = 1;
-  absl::StatusOr<KnownCases> learned =
-      LearnKnownCases(dir, {spec}, isolation);
+  absl::StatusOr<KnownCases> learned = LearnKnownCases(dir, {spec}, isolation);
   ASSERT_TRUE(learned.ok()) << learned.status();
   EXPECT_EQ(learned->cases, 2);
   EXPECT_EQ(learned->selected, 1);
@@ -60,10 +60,12 @@ TEST(KnownCasesTest, LearnsWhatTheCasesOfTheFuzzedOpsShowHere) {
     EXPECT_TRUE(learned->known.entries().empty());
     EXPECT_EQ(learned->quiet.size(), 1u);
   }
-  EXPECT_FALSE(learned->known.Match("aten::tril.out|out|outside_write|f32,f32|cpu")
-                   .has_value());
-  EXPECT_FALSE(learned->known.Match("aten::kron|functional|mismatch|f32,f32|cpu")
-                   .has_value());
+  EXPECT_FALSE(
+      learned->known.Match("aten::tril.out|out|outside_write|f32,f32|cpu")
+          .has_value());
+  EXPECT_FALSE(
+      learned->known.Match("aten::kron|functional|mismatch|f32,f32|cpu")
+          .has_value());
 }
 
 TEST(KnownCasesTest, ADirectoryWithoutCasesIsAnError) {
