@@ -41,9 +41,11 @@
 // supervisor: HasRoom asks for two batches per worker less the tickets it
 // holds, and Dispatch (before and after Poll's wait) sends one while a
 // worker holds a batch or less. (Until stop 38 the backlog held one batch,
-// which Dispatch sent as soon as the worker's pipe was empty: one batch was
-// in flight, and the worker waited for the supervisor's round trip after
-// each, 8% of its time.)
+// which Dispatch sent as soon as the worker's pipe was empty: a forked
+// worker, which runs its first batch within milliseconds, then had one
+// batch in flight and waited for the supervisor's round trip after each,
+// 8% of its time; an exec'd one, still loading when the second batch was
+// sent, kept two.)
 //
 // Every submitted ticket comes back exactly once as a TicketResult: ran
 // (with its verdict), invalid, error, or culprit; Abandon returns the rest.
