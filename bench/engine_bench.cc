@@ -20,12 +20,18 @@
 // cases/s is items_per_second; the overhead ratio is
 // RunCase time / RawCalls time, its floor FreshTensors time / RawCalls
 // time. Errors skip their C++ backtrace, as in a campaign's worker.
+// DPFUZZ_BENCH_ITERATIONS=N runs every benchmark exactly N iterations;
+// under callgrind each benchmark's loop is then dumped as a part of its
+// own, named for the benchmark (bench/instructions.sh: instructions per
+// case).
 
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "crashes/findings_store.h"
@@ -35,6 +41,20 @@
 #include "oracles/case_tensors.h"
 #include "oracles/invoke.h"
 #include "oracles/run_case.h"
+
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define DPFUZZ_LOOP_START() CALLGRIND_ZERO_STATS
+// Dumps the part as "BM_<benchmark>/<op>/".
+#define DPFUZZ_LOOP_END(op)                                            \
+  do {                                                                 \
+    const std::string part = std::string(__func__) + "/" + (op) + "/"; \
+    CALLGRIND_DUMP_STATS_AT(part.c_str());                             \
+  } while (false)
+#else  // No counts without valgrind's headers; the times are the same.
+#define DPFUZZ_LOOP_START()
+#define DPFUZZ_LOOP_END(op) static_cast<void>(op)
+#endif
 
 namespace dpfuzz {
 namespace {
@@ -77,9 +97,11 @@ const Built& CasesFor(const std::string& name) {
 void BM_RunCase(benchmark::State& state, const std::string& name) {
   const Built& b = CasesFor(name);
   size_t i = 0;
+  DPFUZZ_LOOP_START();
   for (auto _ : state) {
     benchmark::DoNotOptimize(RunCase(*b.spec, b.cases[i++ % b.cases.size()]));
   }
+  DPFUZZ_LOOP_END(name);
   state.SetItemsProcessed(state.iterations());
 }
 
@@ -88,6 +110,7 @@ void BM_BuildAndRunCase(benchmark::State& state, const std::string& name) {
   BuildOptions options;
   options.check_grad = false;
   size_t i = 0;
+  DPFUZZ_LOOP_START();
   for (auto _ : state) {
     const size_t k = i++ % b.cases.size();
     absl::StatusOr<std::optional<BuiltCase>> c = BuildCaseWithBaseline(
@@ -95,6 +118,7 @@ void BM_BuildAndRunCase(benchmark::State& state, const std::string& name) {
     benchmark::DoNotOptimize(
         RunCase(*b.spec, (*c)->c, std::move((*c)->baseline_run)));
   }
+  DPFUZZ_LOOP_END(name);
   state.SetItemsProcessed(state.iterations());
 }
 
@@ -119,6 +143,7 @@ void BM_RawCalls(benchmark::State& state, const std::string& name) {
   const Built& b = CasesFor(name);
   const std::vector<Prepared> prepared = Prepare(b);
   size_t i = 0;
+  DPFUZZ_LOOP_START();
   for (auto _ : state) {
     const size_t k = i++ % prepared.size();
     benchmark::DoNotOptimize(
@@ -126,6 +151,7 @@ void BM_RawCalls(benchmark::State& state, const std::string& name) {
     benchmark::DoNotOptimize(
         Invoke(prepared[k].op, b.cases[k], prepared[k].variant));
   }
+  DPFUZZ_LOOP_END(name);
   state.SetItemsProcessed(state.iterations());
 }
 
@@ -151,6 +177,7 @@ void BM_FreshTensors(benchmark::State& state, const std::string& name) {
     return out;
   };
   size_t i = 0;
+  DPFUZZ_LOOP_START();
   for (auto _ : state) {
     const size_t k = i++ % prepared.size();
     benchmark::DoNotOptimize(
@@ -158,6 +185,7 @@ void BM_FreshTensors(benchmark::State& state, const std::string& name) {
     benchmark::DoNotOptimize(
         Invoke(prepared[k].op, b.cases[k], fresh(prepared[k].variant)));
   }
+  DPFUZZ_LOOP_END(name);
   state.SetItemsProcessed(state.iterations());
 }
 
@@ -169,6 +197,7 @@ void BM_CampaignDraws(benchmark::State& state, const std::string& name) {
   options.alias_one_in = 0;
   Rng rng(1);
   int64_t cases = 0;
+  DPFUZZ_LOOP_START();
   for (auto _ : state) {
     const DType dtype = rng.Pick(spec.dtypes);
     const Variant variant = rng.Pick(variants);
@@ -179,25 +208,28 @@ void BM_CampaignDraws(benchmark::State& state, const std::string& name) {
         RunCase(spec, (*c)->c, std::move((*c)->baseline_run)));
     ++cases;
   }
+  DPFUZZ_LOOP_END(name);
   state.SetItemsProcessed(cases);
 }
 
 void RegisterAll() {
   SkipErrorBacktraces();  // As a campaign's worker runs cases.
+  const char* fixed = std::getenv("DPFUZZ_BENCH_ITERATIONS");
+  const benchmark::IterationCount iterations =
+      fixed == nullptr ? 0 : std::strtoll(fixed, nullptr, 10);
+  using Body = void (*)(benchmark::State&, const std::string&);
+  const std::pair<const char*, Body> benchmarks[] = {
+      {"BM_RunCase/", BM_RunCase},
+      {"BM_BuildAndRunCase/", BM_BuildAndRunCase},
+      {"BM_RawCalls/", BM_RawCalls},
+      {"BM_FreshTensors/", BM_FreshTensors},
+      {"BM_CampaignDraws/", BM_CampaignDraws}};
   for (const char* name : {"masked_select", "add", "sum", "index_select"}) {
-    benchmark::RegisterBenchmark((std::string("BM_RunCase/") + name).c_str(),
-                                 BM_RunCase, std::string(name));
-    benchmark::RegisterBenchmark(
-        (std::string("BM_BuildAndRunCase/") + name).c_str(), BM_BuildAndRunCase,
-        std::string(name));
-    benchmark::RegisterBenchmark((std::string("BM_RawCalls/") + name).c_str(),
-                                 BM_RawCalls, std::string(name));
-    benchmark::RegisterBenchmark(
-        (std::string("BM_FreshTensors/") + name).c_str(), BM_FreshTensors,
-        std::string(name));
-    benchmark::RegisterBenchmark(
-        (std::string("BM_CampaignDraws/") + name).c_str(), BM_CampaignDraws,
-        std::string(name));
+    for (const auto& [prefix, body] : benchmarks) {
+      benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(
+          (std::string(prefix) + name).c_str(), body, std::string(name));
+      if (iterations > 0) b->Iterations(iterations);
+    }
   }
 }
 
