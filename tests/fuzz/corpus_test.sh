@@ -5,10 +5,7 @@
 #   corpus_test.sh PATH_TO_DPFUZZ
 set -u
 dpfuzz="$1"
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail=0
-die() { echo "FAIL: $*"; fail=1; }
+source "$(dirname "$0")/test_lib.sh"
 args=(--op=aten::add.Tensor,aten::sum.dim_IntList --jobs=2 --python_check=false
       --progress=false --corpus="$dir/corpus" --findings="$dir/f")
 cells() { sed -n 's/^INFO: corpus: \([0-9]*\) case(s), \([0-9]*\) layout-coverage cell(s).*/\2/p' "$1"; }

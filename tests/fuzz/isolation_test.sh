@@ -9,13 +9,7 @@
 set -u
 dpfuzz="$1"
 python="$2"  # DPFUZZ_PYTHON: the Python dpfuzz runs repro.py files with.
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail=0
-die() { echo "FAIL: $*"; fail=1; }
-json() {  # json FILE EXPRESSION(j)
-  python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
-}
+source "$(dirname "$0")/test_lib.sh"
 
 # 1. The death campaign. Deaths are slow (a hang costs its 6 s timeout and
 # as much again when re-run alone for blame): under a loaded CI machine 40 s

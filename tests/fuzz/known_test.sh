@@ -13,13 +13,7 @@
 # 4. A directory without case files is a usage error (exit 2).
 set -u
 planted="$1"
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail=0
-die() { echo "FAIL: $*"; fail=1; }
-json() {  # json FILE EXPRESSION(j)
-  python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
-}
+source "$(dirname "$0")/test_lib.sh"
 run() {  # run NAME ARGS...: a 300-case campaign, seed 3, into $dir/NAME.
   local name="$1"
   shift

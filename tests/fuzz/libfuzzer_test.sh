@@ -12,10 +12,7 @@ set -u
 out="$(cd "$1" && pwd)"
 dpfuzz="$2"
 lib="$3"
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail=0
-die() { echo "FAIL: $*"; fail=1; }
+source "$(dirname "$0")/test_lib.sh"
 fuzzer="$out/dpfuzz_fuzzer"
 [ -x "$fuzzer" ] || { echo "FAIL: no $fuzzer"; exit 1; }
 # LibTorch's lazily built caches live to the end of the process: leaks in

@@ -11,10 +11,7 @@
 set -u
 dpfuzz="$1"
 lib="$2"
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail=0
-die() { echo "FAIL: $*"; fail=1; }
+source "$(dirname "$0")/test_lib.sh"
 
 # Aliased out= is left out (--alias=false): ATen's own kernels, which the
 # good ops call, do not promise results for partially overlapping outputs.

@@ -13,13 +13,7 @@ set -u
 planted="$1"
 dpfuzz="$2"
 library="$3"
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail=0
-die() { echo "FAIL: $*"; fail=1; }
-json() {  # json FILE EXPRESSION(j)
-  python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
-}
+source "$(dirname "$0")/test_lib.sh"
 
 "$planted" --op='nested:planted_nested::*' --runs=600 --seed=3 \
   --python_check=false --findings="$dir/f" --summary_json="$dir/s.json" \

@@ -7,10 +7,7 @@
 # one; with --reduce=false the found case is stored as it is.
 set -u
 dpfuzz="$1"
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail=0
-die() { echo "FAIL: $*"; fail=1; }
+source "$(dirname "$0")/test_lib.sh"
 py() { python3 -c "$1" "${@:2}"; }
 # Sizes, strides and storage offset of the case's first tensor argument.
 layout='import json,sys

@@ -8,10 +8,7 @@
 # only seeds give is fuzzed from them alone.
 set -u
 dpfuzz="$1"
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail=0
-die() { echo "FAIL: $*"; fail=1; }
+source "$(dirname "$0")/test_lib.sh"
 stats() {  # "valid seeded-valid tried seeded-tried" of op $2 (multi_margin_loss) in $1
   python3 -c '
 import json, sys

@@ -17,13 +17,7 @@
 set -u
 planted="$1"
 dpfuzz="$2"
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail=0
-die() { echo "FAIL: $*"; fail=1; }
-json() {  # json FILE EXPRESSION(j)
-  python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
-}
+source "$(dirname "$0")/test_lib.sh"
 
 "$planted" --op=planted::meta_neg,planted::dangling_neg --runs=30 --seed=4 \
   --python_check=false --findings="$dir/f" --summary_json="$dir/s.json" \
