@@ -9,9 +9,7 @@
 #   cuda_end_to_end.sh PATH_TO_DPFUZZ_PLANTED
 set -u
 dpfuzz="$1"
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail=0
+source "$(dirname "$0")/test_lib.sh"
 run() {  # run NAME ARGS...: a short CUDA campaign into $dir/NAME
   local name=$1; shift
   "$dpfuzz" --device=cuda --seed=5 --findings="$dir/$name" --python_check=false \

@@ -4,9 +4,7 @@
 set -u
 dpfuzz="$1"
 libtorch="$2"  # e.g. 1.13.0: which known findings show (found_in, fixed_in).
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail=0
+source "$(dirname "$0")/test_lib.sh"
 expect() {  # expect STATUS DESCRIPTION -- ARGS...
   local want=$1 what=$2; shift 3
   "$dpfuzz" "$@" >"$dir/out" 2>"$dir/err"

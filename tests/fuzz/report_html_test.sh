@@ -13,9 +13,7 @@ if ! command -v chromium >/dev/null; then
   exit 77
 fi
 known="$(dirname "$0")/../../known_findings"
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail=0
+source "$(dirname "$0")/test_lib.sh"
 
 finding() {  # finding NAME KNOWN VERDICT CULPRIT FEATURE KIND HITS DETAIL
   mkdir -p "$dir/f/$1"

@@ -8,14 +8,9 @@
 #   resume_test.sh PATH_TO_DPFUZZ_PLANTED
 set -u
 planted="$1"
-dir=$(mktemp -d)
-trap 'kill -9 $pid 2>/dev/null; rm -rf "$dir"' EXIT
+source "$(dirname "$0")/test_lib.sh"
 pid=
-fail=0
-die() { echo "FAIL: $*"; fail=1; }
-json() {  # json FILE EXPRESSION(j)
-  python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
-}
+trap 'kill -9 $pid 2>/dev/null; rm -rf "$dir"' EXIT
 # sneaky_neg has a planted layout bug whose verdict is the same on every
 # run (flat_neg's is not: on an expanded input it reads past the storage,
 # and the resumed campaign runs again every case done since the journal's
