@@ -247,14 +247,18 @@ std::string IssueMarkdown(const Finding& finding, const IssueSnippet& snippet,
     with = StrCat("With `", culprit->name, "` as ", culprit->layout, ", ");
   }
   const Evidence& e = finding.outcome.evidence;
-  std::string out =
-      StrCat("# ", op, " ", text->verb, subject, "\n\n", with, "`", op, "` ",
-             text->what, ". ",
-             !e.detail.empty()  ? StrCat("dpfuzz saw: ", e.detail, ".")
-             : !e.error.empty() ? StrCat("The error: ", e.error, ".")
-             : plan.ok()        ? StrCat("The check: ", CheckDescription(*plan))
-                                : "",
-             "\n\n");
+  std::string out = StrCat(
+      "# ", op, " ", text->verb, subject, "\n\n", with, "`", op, "` ",
+      text->what, ". ",
+      // Where it looked: a gradient of an expanded leaf is compared
+      // per memory location, not per element as the snippet prints.
+      !e.detail.empty()
+          ? StrCat("dpfuzz saw", e.where.empty() ? "" : StrCat(" in ", e.where),
+                   ": ", e.detail, ".")
+      : !e.error.empty() ? StrCat("The error: ", e.error, ".")
+      : plan.ok()        ? StrCat("The check: ", CheckDescription(*plan))
+                         : "",
+      "\n\n");
   if (const ConfidenceJudgement c = ConfidenceOf(finding);
       c.confidence == Confidence::kLow) {
     StrAppend(&out, "Low confidence: ", c.reason, ".\n\n");

@@ -240,6 +240,14 @@ TEST(IssueMarkdownTest, SaysWhatWasCheckedAndNamesTheCulprit) {
         std::string("## Found by\n\n```\ndpfuzz --op=neg\n```\n")}) {
     EXPECT_TRUE(absl::StrContains(md, needle)) << needle << "\n---\n" << md;
   }
+  f.outcome.evidence.detail = "1 of 12 elements differ";
+  f.outcome.evidence.where = "output 0";
+  md = IssueMarkdown(f, *s, check, "dpfuzz --op=neg");
+  EXPECT_TRUE(absl::StrContains(
+      md,
+      "contiguous copies. dpfuzz saw in output 0: 1 of 12 elements "
+      "differ.\n"))
+      << md;
   check.reproduces = false;
   check.result = "does not reproduce (exit 0)";
   md = IssueMarkdown(f, *s, check, "dpfuzz --op=neg");
