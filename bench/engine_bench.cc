@@ -34,7 +34,7 @@
 #include <utility>
 #include <vector>
 
-#include "crashes/findings_store.h"
+#include "crashes/bugs/findings_store.h"
 #include "generators/op_registry.h"
 #include "generators/rng.h"
 #include "oracles/case_builder.h"

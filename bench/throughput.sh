@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 19's throughput ratios on the bench ops. This machine's speed moves
+# Throughput ratios on the bench ops. This machine's speed moves
 # by a third or more from minute to minute, so every ratio is taken between
 # runs made back to back (one op's engine, Python and campaign runs follow
 # each other), ROUNDS times over, and the table gives each ratio's median

@@ -15,10 +15,10 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "common/files.h"
-#include "crashes/findings_store.h"
-#include "crashes/layout_corpus.h"
-#include "crashes/python_repro_check.h"
-#include "crashes/repro_files.h"
+#include "crashes/bugs/findings_store.h"
+#include "crashes/findings/layout_corpus.h"
+#include "crashes/repro/python_repro_check.h"
+#include "crashes/repro/repro_files.h"
 #include "fuzz/campaign_journal.h"
 #include "fuzz/campaign_progress.h"
 #include "fuzz/corpus_draws.h"
@@ -160,6 +160,10 @@ class Campaign {
   CampaignSummary summary_;
   std::optional<FindingsStore> store_;
   std::optional<ReproChecker> checker_;  // With a store and python_check.
+  // The last repro check result logged per finding directory: a finding
+  // whose case a smaller one replaced is checked again, and said again only
+  // when the result changed.
+  std::unordered_map<std::string, std::string> logged_checks_;
   std::optional<Triage> triage_;
   std::vector<OpState> ops_;
   std::unordered_map<std::string, size_t> op_index_;  // Name -> in ops_.
@@ -401,9 +405,13 @@ void Campaign::CountDeath(const std::string& name) {
 void Campaign::ReportReproChecks() {
   if (!checker_.has_value()) return;
   for (const ReproCheckDone& d : checker_->TakeDone()) {
-    if (options_.progress) std::fprintf(stderr, "\n");
-    log_ << "INFO: " << d.dir << "/" << kPythonReproFile << ": " << d.result
-         << std::endl;
+    std::string& logged = logged_checks_[d.dir];
+    if (logged != d.result) {
+      logged = d.result;
+      if (options_.progress) std::fprintf(stderr, "\n");
+      log_ << "INFO: " << d.dir << "/" << kPythonReproFile << ": " << d.result
+           << std::endl;
+    }
     if (!d.error.empty()) {
       ++summary_.errors;
       log_ << "ERROR: " << d.error << "\n";

@@ -7,7 +7,7 @@
 // the campaign's seed, so a campaign is reproducible from its seed
 // whatever the number of workers, splits into shards (fuzz/shard.h) and
 // resumes after it was killed (fuzz/campaign_journal.h). The tickets
-// run in worker processes under a supervisor (crashes/supervisor.h): a
+// run in worker processes under a supervisor (crashes/isolation/supervisor.h): a
 // crash, hang or runaway allocation costs one finding, never the campaign.
 // Progress and findings are reported on `log` with stable prefixes (INFO:,
 // FINDING:, KNOWN:, WARNING:, ERROR:) and, on a terminal, a live progress
@@ -28,8 +28,8 @@
 #include <string>
 #include <vector>
 
-#include "crashes/known_issues.h"
-#include "crashes/supervisor.h"
+#include "crashes/findings/known_issues.h"
+#include "crashes/isolation/supervisor.h"
 #include "fuzz/shard.h"
 #include "fuzz/triage.h"
 #include "generators/op_spec.h"
@@ -47,12 +47,12 @@ struct CampaignOptions {
   uint64_t seed = 1;
   Shard shard;               // This runner's part (fuzz/shard.h).
   std::string findings_dir;  // Where findings go; "": not stored.
-  // The layout corpus (crashes/layout_corpus.h): workers add to it (set
+  // The layout corpus (crashes/findings/layout_corpus.h): workers add to it (set
   // isolation.worker.corpus_dir too) and one draw in four mutates one of
   // its cases; "": none.
   std::string corpus_dir;
   // Run each stored finding's repro.py with the system's Python torch when
-  // it matches (crashes/python_repro_check.h); the result goes in its
+  // it matches (crashes/repro/python_repro_check.h); the result goes in its
   // finding.json under "python_repro".
   bool python_check = true;
   // Reduce each new finding (reducers/reducer.h) before storing it; the
@@ -117,7 +117,11 @@ struct CampaignSummary {
 CampaignSummary RunCampaign(const CampaignOptions& options, std::ostream& log,
                             const std::atomic<bool>* stop);
 
-// "SUMMARY: cases=... bugs=... findings=... hits=... seconds=... mismatch=..."
+// The campaign's last line, what a person acts on: "SUMMARY: bugs=2
+// low_confidence=0 findings=5 known=1 baseline_failures=0 flaky=0
+// cases=693150 seconds=60.0", then " interrupted" when it was stopped.
+// Every other count (hits, invalid draws, errors, worker deaths, verdicts,
+// rates) is in SummaryJson.
 std::string SummaryLine(const CampaignSummary& summary);
 
 // planned, cases, bugs (a count), bug_list (id, summary, dir, hits),

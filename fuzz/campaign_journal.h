@@ -44,7 +44,7 @@ struct CampaignJournal {
   Shard shard;
   bool finished = false;
   int64_t next_ticket = 0;             // Of this shard's tickets.
-  std::vector<std::string> in_flight;  // Encoded tickets (crashes/ticket.h).
+  std::vector<std::string> in_flight;  // Encoded tickets (crashes/isolation/ticket.h).
   // Counts, verdicts, known hits and seconds as the campaign keeps them
   // while it runs (bugs and findings are the triage's).
   CampaignSummary summary;

@@ -30,7 +30,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "crashes/ticket.h"
+#include "crashes/isolation/ticket.h"
 #include "fuzz/campaign_journal.h"
 #include "fuzz/shard.h"
 #include "generators/op_spec.h"

@@ -19,19 +19,12 @@ int64_t LowConfidenceBugs(const CampaignSummary& s) {
 }  // namespace
 
 std::string SummaryLine(const CampaignSummary& s) {
+  // What a person acts on; every other count is in SummaryJson.
   std::string line = absl::StrFormat(
-      "SUMMARY: cases=%d bugs=%d low_confidence=%d findings=%d hits=%d "
-      "known=%d baseline_failures=%d flaky=%d overlap=%d invalid=%d errors=%d "
-      "planned=%d culprits=%d abandoned=%d worker_deaths=%d quarantined=%d "
-      "seconds=%.1f start=%.1f steady_rate=%.0f",
-      s.cases, s.bugs.size(), LowConfidenceBugs(s), s.findings.size(), s.hits,
-      s.known.size(), s.baseline_failures, s.flaky, s.overlap, s.invalid,
-      s.errors, s.planned, s.culprits, s.abandoned, s.worker_deaths,
-      s.quarantined.size(), s.seconds, s.start_seconds,
-      s.steady_cases_per_second);
-  for (const auto& [verdict, count] : s.verdicts) {
-    absl::StrAppend(&line, " ", VerdictName(verdict), "=", count);
-  }
+      "SUMMARY: bugs=%d low_confidence=%d findings=%d known=%d "
+      "baseline_failures=%d flaky=%d cases=%d seconds=%.1f",
+      s.bugs.size(), LowConfidenceBugs(s), s.findings.size(), s.known.size(),
+      s.baseline_failures, s.flaky, s.cases, s.seconds);
   if (s.interrupted) absl::StrAppend(&line, " interrupted");
   return line;
 }

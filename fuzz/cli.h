@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "crashes/repro_files.h"
+#include "crashes/repro/repro_files.h"
 #include "fuzz/campaign.h"
 #include "fuzz/report.h"
 

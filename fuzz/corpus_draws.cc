@@ -5,7 +5,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/files.h"
-#include "crashes/layout_corpus.h"
+#include "crashes/findings/layout_corpus.h"
 #include "generators/case_json.h"
 #include "generators/case_mutator.h"
 #include "generators/op_registry.h"

@@ -1,6 +1,6 @@
 // CorpusDraws: the coverage-guided draws of a campaign with --corpus.
 //
-// The layout corpus (crashes/layout_corpus.h) holds the cases that reached
+// The layout corpus (crashes/findings/layout_corpus.h) holds the cases that reached
 // new layout coverage, this campaign's and earlier ones'. A corpus draw
 // picks one of them that belongs to one of the campaign's ops, mutates it
 // structurally (generators/case_mutator.h: one tensor relayouted, made
@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "crashes/ticket.h"
+#include "crashes/isolation/ticket.h"
 #include "generators/case.h"
 #include "generators/op_spec.h"
 #include "generators/rng.h"

@@ -8,15 +8,15 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "common/status_macros.h"
-#include "crashes/isolated_runs.h"
+#include "crashes/isolation/isolated_runs.h"
 #include "fuzz/replay.h"
 #include "generators/case_json.h"
 #include "generators/op_registry.h"
 
 namespace dpfuzz {
 
-// Signature fields (crashes/finding.h): op|variant|verdict|dtypes|devices,
-// then |aliased, |nested, then a death's crash key (crashes/supervisor.cc).
+// Signature fields (crashes/findings/finding.h): op|variant|verdict|dtypes|devices,
+// then |aliased, |nested, then a death's crash key (crashes/isolation/supervisor.cc).
 constexpr size_t kDtypesField = 3;
 constexpr size_t kClassFields = 5;
 

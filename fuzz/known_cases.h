@@ -1,7 +1,7 @@
 // Known bugs by example: `--known=DIR`, a directory of cases
 // (known_findings/, or an earlier campaign's findings/).
 //
-// A known-issues file (crashes/known_issues.h) names findings by signature
+// A known-issues file (crashes/findings/known_issues.h) names findings by signature
 // pattern, which someone has to write. A directory of cases names them by
 // example: each case under DIR whose op the campaign fuzzes runs once
 // before the campaign, isolated as `dpfuzz replay` runs it (glibc's
@@ -28,8 +28,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "crashes/known_issues.h"
-#include "crashes/supervisor.h"
+#include "crashes/findings/known_issues.h"
+#include "crashes/isolation/supervisor.h"
 #include "generators/op_spec.h"
 
 namespace dpfuzz {

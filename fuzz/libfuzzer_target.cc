@@ -14,7 +14,7 @@
 // those given to it, is a case file, which `dpfuzz replay` replays.
 //
 // A layout-bug finding is confirmed by running its case again, then stops
-// the target with a line naming its bug identity (crashes/bug.h), the
+// the target with a line naming its bug identity (crashes/bugs/bug.h), the
 // identity dpfuzz deduplicates on:
 //   dpfuzz: FINDING: bug=<id> verdict=<verdict> op=<op>
 // Baseline failures (the contiguous call fails alone), findings of the
@@ -52,9 +52,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "crashes/bug.h"
-#include "crashes/finding.h"
-#include "crashes/known_issues.h"
+#include "crashes/bugs/bug.h"
+#include "crashes/findings/finding.h"
+#include "crashes/findings/known_issues.h"
 #include "generators/case_mutator.h"
 #include "generators/dtype.h"
 #include "generators/op_catalog.h"

@@ -8,9 +8,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "crashes/finding.h"
-#include "crashes/fork_server.h"
-#include "crashes/worker.h"
+#include "crashes/findings/finding.h"
+#include "crashes/isolation/fork_server.h"
+#include "crashes/isolation/worker.h"
 #include "fuzz/campaign.h"
 #include "fuzz/cli.h"
 #include "fuzz/known_cases.h"

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "crashes/supervisor.h"
+#include "crashes/isolation/supervisor.h"
 
 namespace dpfuzz {
 

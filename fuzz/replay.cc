@@ -8,8 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "common/files.h"
 #include "common/status_macros.h"
-#include "crashes/finding_json.h"
-#include "crashes/isolated_runs.h"
+#include "crashes/findings/finding_json.h"
+#include "crashes/isolation/isolated_runs.h"
 #include "generators/aten_bridge.h"
 #include "generators/case_json.h"
 

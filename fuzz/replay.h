@@ -24,7 +24,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "crashes/supervisor.h"
+#include "crashes/isolation/supervisor.h"
 #include "generators/tensor_spec.h"
 
 namespace dpfuzz {

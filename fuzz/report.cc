@@ -18,7 +18,7 @@
 #include "absl/strings/str_split.h"
 #include "common/files.h"
 #include "common/status_macros.h"
-#include "crashes/bug.h"
+#include "crashes/bugs/bug.h"
 #include "fuzz/op_knowledge.h"
 #include "fuzz/report_tables.h"
 
@@ -376,7 +376,7 @@ std::vector<Table> ReportTables(const Json& r) {
             {"#", "bug", "severity", "confidence", "op", "variant", "verdict",
              "culprit", "feature", "dtypes", "hits", "evidence", "findings",
              "issue"}});
-  // Low confidence bugs rank last (crashes/bug.h) and get a table of
+  // Low confidence bugs rank last (crashes/bugs/bug.h) and get a table of
   // their own, numbered on.
   Table low = {"low_confidence_bugs",
                "Low-confidence bugs (behaviour PyTorch leaves undefined or "

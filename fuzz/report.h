@@ -4,7 +4,7 @@
 // Read from the directory alone, so it can be made at a campaign's end
 // (WriteReports writes report.md, report.html and report.json into the
 // directory) or at any later time (`dpfuzz report FINDINGS`). It holds:
-//  - the bugs (crashes/bug.h), ranked: id, op, variant, verdict and
+//  - the bugs (crashes/bugs/bug.h), ranked: id, op, variant, verdict and
 //    family, culprit, feature, severity, confidence (and why it is low),
 //    dtypes, hits, one line of evidence, its findings and its issue.md;
 //  - baseline failures (the contiguous baseline itself fails) and flaky
@@ -54,7 +54,7 @@
 
 namespace dpfuzz {
 
-// A campaign's layout-coverage cells (crashes/layout_corpus.h), copied into
+// A campaign's layout-coverage cells (crashes/findings/layout_corpus.h), copied into
 // its findings directory at its end: the report's coverage map.
 inline constexpr char kCoverageCellsFile[] = "coverage.cells";
 

@@ -5,10 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
-#include "crashes/bug.h"
-#include "crashes/issue_snippet.h"
-#include "crashes/python_repro_check.h"
-#include "crashes/repro_files.h"
+#include "crashes/bugs/bug.h"
+#include "crashes/bugs/issue_snippet.h"
+#include "crashes/repro/python_repro_check.h"
+#include "crashes/repro/repro_files.h"
 
 namespace dpfuzz {
 namespace {

@@ -5,8 +5,8 @@
 #include "absl/strings/str_cat.h"
 #include "common/files.h"
 #include "common/status_macros.h"
-#include "crashes/isolated_runs.h"
-#include "crashes/repro_cpp.h"
+#include "crashes/isolation/isolated_runs.h"
+#include "crashes/repro/repro_cpp.h"
 #include "fuzz/replay.h"
 #include "generators/case_json.h"
 

@@ -10,8 +10,8 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "common/files.h"
-#include "crashes/bug.h"
-#include "crashes/crash_signature.h"
+#include "crashes/bugs/bug.h"
+#include "crashes/isolation/crash_signature.h"
 #include "generators/case_json.h"
 #include "reducers/blame.h"
 #include "reducers/reducer.h"
@@ -275,7 +275,8 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
       log_ << "OVERLAP: " << found.signature << " -> " << where
            << " (shows only while a written tensor shares memory with an "
               "input, which PyTorch leaves undefined: not a bug; such "
-              "findings are counted as overlap= and listed in the report)"
+              "findings are counted as overlap in --summary_json and "
+              "listed in the report)"
            << std::endl;
     }
     return;

@@ -1,7 +1,7 @@
 // Triage: from the raw findings of a campaign to bugs, each told once.
 //
 // A campaign hands every finding a worker reports to Triage, which decides
-// what it is and keeps it (crashes/findings_store.h):
+// what it is and keeps it (crashes/bugs/findings_store.h):
 //  - a baseline failure (Note [Layout bugs and baseline failures]): stored
 //    as it is, "BASELINE:" once per signature, never a bug;
 //  - a finding whose signature is already attached to a bug: a hit;
@@ -17,7 +17,7 @@
 //  - else a new root cause: reduced (reducers/reducer.h; flaky when it does
 //    not show again: counted, stored with "flaky", never a bug), blamed
 //    (reducers/blame.h), stored, and "BUG:" printed when its bug
-//    (crashes/bug.h: op, variant, culprit, feature, verdict family) is new;
+//    (crashes/bugs/bug.h: op, variant, culprit, feature, verdict family) is new;
 //    its repro.py and issue.md are checked in the background.
 // Internal errors (dpfuzz's own failures, with the case they happened on)
 // go to <findings>/errors/<name>/ as case.json and error.json, "ERROR:"
@@ -43,8 +43,8 @@
 #include <string>
 #include <vector>
 
-#include "crashes/findings_store.h"
-#include "crashes/supervisor.h"
+#include "crashes/bugs/findings_store.h"
+#include "crashes/isolation/supervisor.h"
 #include "fuzz/repro_checker.h"
 #include "reducers/isolated_runner.h"
 
@@ -64,7 +64,7 @@ struct BugRecord {
   std::string summary;  // "aten::masked_select.out out: self permuted ..."
   int64_t hits = 0;
   bool layout = true;  // False: a baseline failure.
-  // Its first finding's confidence is low (crashes/bug.h's ConfidenceOf).
+  // Its first finding's confidence is low (crashes/bugs/bug.h's ConfidenceOf).
   bool low_confidence = false;
 };
 

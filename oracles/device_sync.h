@@ -22,7 +22,7 @@
 //   ... run the case ...
 //   if (absl::Status s = SynchronizeDevice(CaseDevice(c)); !s.ok()) ...
 //
-// See Note [Sticky device errors] in crashes/worker.h.
+// See Note [Sticky device errors] in crashes/isolation/worker.h.
 
 #ifndef DPFUZZ_ORACLES_DEVICE_SYNC_H_
 #define DPFUZZ_ORACLES_DEVICE_SYNC_H_
@@ -34,7 +34,7 @@
 namespace dpfuzz {
 
 // Starts the line DieOfDeviceError prints last; the crash key
-// (crashes/crash_signature.h) takes that line as the fatal message.
+// (crashes/isolation/crash_signature.h) takes that line as the fatal message.
 inline constexpr char kDeviceErrorBanner[] = "dpfuzz-worker: device error: ";
 
 void PrepareDevice(Device device);

@@ -33,7 +33,7 @@ enum class Verdict : uint8_t {
                        // broken.
   kDeviceMismatch,     // "device_mismatch": the contiguous baseline gives
                        // other results on CUDA than on the CPU.
-  // Judged by the supervisor (crashes/supervisor.h), not by RunCase: the
+  // Judged by the supervisor (crashes/isolation/supervisor.h), not by RunCase: the
   // worker running the case died or was killed.
   kCrash,    // "crash": killed by a signal or aborted.
   kTimeout,  // "timeout": ran past the per-case time limit.

@@ -30,7 +30,7 @@
 #ifndef DPFUZZ_REDUCERS_BLAME_H_
 #define DPFUZZ_REDUCERS_BLAME_H_
 
-#include "crashes/finding.h"
+#include "crashes/findings/finding.h"
 #include "reducers/reducer.h"
 
 namespace dpfuzz {

@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/files.h"
 #include "common/status_macros.h"
-#include "crashes/isolated_runs.h"
+#include "crashes/isolation/isolated_runs.h"
 #include "generators/case_json.h"
 
 namespace dpfuzz {

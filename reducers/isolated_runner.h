@@ -2,7 +2,7 @@
 //
 // A candidate may crash, hang or allocate without bound (that may be the
 // very bug being reduced), so each runs in a worker process under a
-// supervisor (crashes/supervisor.h) with glibc's checking allocator, which
+// supervisor (crashes/isolation/supervisor.h) with glibc's checking allocator, which
 // makes heap corruption fail where it happens. The worker is reused from
 // one candidate to the next and replaced when it dies; RunFresh starts a
 // new supervisor for one case (the final verification).
@@ -19,8 +19,8 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "crashes/finding.h"
-#include "crashes/supervisor.h"
+#include "crashes/findings/finding.h"
+#include "crashes/isolation/supervisor.h"
 
 namespace dpfuzz {
 

@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "crashes/finding.h"
+#include "crashes/findings/finding.h"
 
 namespace dpfuzz {
 

@@ -60,10 +60,10 @@ bugs=$(grep -c '^BUG: ' "$dir/gout")
 # LibTorch's nested kernels, schema-driven and curated: cases judged, and
 # no error of dpfuzz's own.
 "$dpfuzz" --op='nested:*' --runs=3000 --seed=1 --python_check=false \
-  --reduce=false --findings="$dir/n" >"$dir/nout" 2>&1
-grep -q '^SUMMARY: .* errors=0 ' "$dir/nout" ||
+  --reduce=false --findings="$dir/n" --summary_json="$dir/n.json" >"$dir/nout" 2>&1
+[ "$(json "$dir/n.json" "j['errors']")" = 0 ] ||
   die "nested:* campaign: $(grep -E '^(ERROR|SUMMARY)' "$dir/nout" | head -5)"
-grep -q '^SUMMARY: .* agree=[1-9]' "$dir/nout" ||
+[ "$(json "$dir/n.json" "j['verdicts']['agree'] > 0")" = True ] ||
   die "nested:* campaign judged no case: $(grep '^SUMMARY' "$dir/nout")"
 [ "$fail" = 0 ] && echo "nested_test: OK"
 exit "$fail"

@@ -51,6 +51,10 @@ grep -q 'view(self_storage, (2,), (2,), 0)' "$dir/f/"*-sneaky_neg-*/repro.py ||
 [ $? = 1 ] || die "--reduce=false campaign found nothing"
 ls "$dir/g/"*/original.json >/dev/null 2>&1 && die "--reduce=false stored an original.json"
 grep -q "^INFO: reduced" "$dir/out2" && die "--reduce=false reduced"
+# Smaller cases replace the stored one as they come, and each is checked
+# with Python again; the log says a finding's check result once.
+said_twice=$(grep -o '^INFO: .*/repro.py: .*' "$dir/out2" | sort | uniq -d)
+[ -z "$said_twice" ] || die "a repro check said more than once: $said_twice"
 
 [ "$fail" = 0 ] && echo "reduce campaign: all checks passed" || cat "$dir/out"
 exit $fail

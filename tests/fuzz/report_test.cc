@@ -9,7 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/files.h"
-#include "crashes/findings_store.h"
+#include "crashes/bugs/findings_store.h"
 #include "fuzz/op_knowledge.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

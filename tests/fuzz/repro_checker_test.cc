@@ -10,8 +10,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/files.h"
-#include "crashes/finding.h"
-#include "crashes/python_repro_check.h"
+#include "crashes/findings/finding.h"
+#include "crashes/repro/python_repro_check.h"
 #include "gtest/gtest.h"
 
 namespace dpfuzz {

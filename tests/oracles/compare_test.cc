@@ -169,7 +169,8 @@ TEST(CompareTest, AccumulationBoundScalesWithTheMagnitude) {
   // The bound is the dtype's: the same values in float32 are far apart.
   EXPECT_TRUE(CompareValues(F({1}), F({0.90625}), Comparison::kTolerance, ref,
                             F({32}, at::kDouble)));
-  // The bfloat16 matmul of issue 16: 0.375 (exact) against 0.34375.
+  // A bfloat16 matmul that once looked like a bug: 0.375 (exact) against
+  // 0.34375.
   const at::Tensor mm_ref = F({0.375}, at::kDouble);
   EXPECT_TRUE(CompareValues(F({0.375}, at::kBFloat16),
                             F({0.34375}, at::kBFloat16), Comparison::kTolerance,

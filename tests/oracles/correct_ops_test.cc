@@ -1,4 +1,4 @@
-// The trust target of issue 16: correct ops get no findings.
+// Trust: correct ops get no findings.
 //
 // Correct test ops that are hard to judge (tests/planted/correct_ops.cc)
 // run for thousands of cases in every dtype they accept and must give no

@@ -1,5 +1,5 @@
 // Correct operators that are hard to judge, for tests only: dpfuzz must
-// never report them (the trust target of issue 16).
+// never report them: a finding on one is dpfuzz's false alarm.
 //
 // Each op in the `correct` namespace is right for every layout, but does
 // something a naive differential oracle mistakes for a bug: it returns

@@ -5,7 +5,7 @@
 
 #include <functional>
 
-#include "crashes/findings_store.h"
+#include "crashes/bugs/findings_store.h"
 #include "generators/case_json.h"
 #include "generators/geometry.h"
 #include "gtest/gtest.h"

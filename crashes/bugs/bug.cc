@@ -1,0 +1,422 @@
+#include "crashes/bugs/bug.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <regex>
+#include <system_error>
+#include <tuple>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "common/files.h"
+#include "common/status_macros.h"
+#include "crashes/findings/finding_json.h"
+#include "crashes/bugs/findings_store.h"
+#include "generators/case_json.h"
+#include "generators/layout_features.h"
+#include "generators/materialize.h"
+#include "generators/op_registry.h"
+#include "oracles/invoke.h"
+#include "oracles/run_case.h"
+
+namespace dpfuzz {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The tensors of argument `name` of `c` (one, or a Tensor[]'s elements).
+std::vector<const TensorSpec*> SpecsOfArgument(const Case& c,
+                                               const std::string& name) {
+  std::vector<const TensorSpec*> specs;
+  const Argument* arg = FindArgument(c, name);
+  if (arg == nullptr) return specs;
+  if (const auto* t = std::get_if<TensorSpec>(&arg->value)) specs.push_back(t);
+  if (const auto* list = std::get_if<std::vector<TensorSpec>>(&arg->value)) {
+    for (const TensorSpec& t : *list) specs.push_back(&t);
+  }
+  return specs;
+}
+
+// The arguments the case's call writes: from the schema when dpfuzz knows
+// the op; else the names ATen's out= and in-place schemas use (an op of a
+// library this process has not loaded).
+std::vector<std::string> WrittenArgumentsOf(const Case& c) {
+  if (c.variant != Variant::kOut && c.variant != Variant::kInplace) return {};
+  const OpSpec* spec = FindOpFor(c);
+  if (spec != nullptr) {
+    absl::StatusOr<c10::OperatorHandle> op = OperatorFor(*spec, c.variant);
+    if (op.ok()) return WrittenArguments(*op);
+  }
+  return {c.variant == Variant::kOut ? "out" : "self"};
+}
+
+std::set<std::string> DTypesOf(const Case& c) {
+  std::set<std::string> dtypes;
+  for (const TensorSpec* spec : TensorSpecsOf(c)) {
+    dtypes.emplace(DTypeName(spec->dtype));
+  }
+  return dtypes;
+}
+
+// A finding with what ranks it within its bug.
+struct Member {
+  const StoredFinding* stored;
+  Severity severity;
+  ConfidenceJudgement confidence;
+  int64_t size;
+
+  auto Rank() const { return std::tie(severity, size, stored->dir); }
+};
+
+Bug BugOf(std::vector<Member>& members) {
+  std::sort(
+      members.begin(), members.end(),
+      [](const Member& a, const Member& b) { return a.Rank() < b.Rank(); });
+  const Member& first = members.front();
+  const Finding& f = first.stored->finding;
+  Bug bug;
+  bug.id = BugId(f);
+  bug.key = BugKey(f);
+  bug.op = QualifiedOpName(f.c);
+  bug.variant = std::string(VariantName(f.c.variant));
+  bug.family = VerdictFamily(f.outcome.verdict);
+  bug.culprit = f.blame.culprit;
+  bug.feature = f.blame.feature;
+  bug.severity = first.severity;
+  bug.verdict = f.outcome.verdict;
+  bug.detail = EvidenceLine(f.outcome.evidence);
+  bug.confidence = Confidence::kLow;
+  for (const Member& m : members) {
+    if (m.confidence.confidence == Confidence::kHigh) {
+      bug.confidence = Confidence::kHigh;
+    } else if (bug.confidence_reason.empty()) {
+      bug.confidence_reason = m.confidence.reason;
+    }
+    const std::set<std::string> dtypes = DTypesOf(m.stored->finding.c);
+    bug.dtypes.insert(dtypes.begin(), dtypes.end());
+    bug.hits += m.stored->hits;
+    bug.findings.push_back(m.stored->dir);
+  }
+  if (bug.confidence == Confidence::kHigh) bug.confidence_reason.clear();
+  // The campaign writes issue.md for the finding it checked first, which
+  // need not rank first here.
+  for (const Member& m : members) {
+    std::error_code ec;
+    const fs::path issue = fs::path(m.stored->dir) / "issue.md";
+    if (fs::is_regular_file(issue, ec)) {
+      bug.issue = issue.string();
+      break;
+    }
+  }
+  return bug;
+}
+
+}  // namespace
+
+absl::string_view SeverityName(Severity severity) {
+  switch (severity) {
+    case Severity::kMemory:
+      return "memory";
+    case Severity::kWrongValues:
+      return "wrong_values";
+    case Severity::kAssertOrHang:
+      return "assert_or_hang";
+    case Severity::kRejection:
+      return "rejection";
+    case Severity::kContract:
+      return "layout_contract";
+  }
+  return "unknown";
+}
+
+absl::string_view ConfidenceName(Confidence confidence) {
+  return confidence == Confidence::kHigh ? "high" : "low";
+}
+
+std::string VerdictFamily(Verdict v) {
+  switch (v) {
+    case Verdict::kMismatch:
+    case Verdict::kNanIntroduced:
+    case Verdict::kOutsideWrite:
+    case Verdict::kInputModified:
+    case Verdict::kDeviceMismatch:
+      return "wrong_values";
+    case Verdict::kGradMismatch:
+      return "gradient";
+    case Verdict::kRejectionMismatch:
+      return "rejection";
+    case Verdict::kInternalAssert:
+      return "internal_assert";
+    case Verdict::kCrash:
+    case Verdict::kOom:
+      return "crash";
+    case Verdict::kTimeout:
+      return "hang";
+    case Verdict::kLayoutContract:
+      return "layout_contract";
+    case Verdict::kAgree:
+    case Verdict::kBothRejected:
+      break;
+  }
+  return std::string(VerdictName(v));
+}
+
+Severity SeverityOf(Verdict v) {
+  switch (v) {
+    case Verdict::kCrash:
+    case Verdict::kOom:
+    case Verdict::kOutsideWrite:
+    case Verdict::kInputModified:
+      return Severity::kMemory;
+    case Verdict::kMismatch:
+    case Verdict::kNanIntroduced:
+    case Verdict::kGradMismatch:
+    case Verdict::kDeviceMismatch:
+      return Severity::kWrongValues;
+    case Verdict::kInternalAssert:
+    case Verdict::kTimeout:
+      return Severity::kAssertOrHang;
+    case Verdict::kRejectionMismatch:
+      return Severity::kRejection;
+    case Verdict::kLayoutContract:
+    case Verdict::kAgree:
+    case Verdict::kBothRejected:
+      break;
+  }
+  return Severity::kContract;
+}
+
+namespace {
+
+// The layout precondition a rejection's error states, its first line; ""
+// when it states none: contiguity or a memory format asked for, or a
+// requirement ("must") on strides or the storage offset (view_as_complex:
+// "Tensor must have a last dimension with stride 1").
+std::string StatedLayoutPrecondition(const std::string& error) {
+  const std::string line = error.substr(0, error.find('\n'));
+  const std::string lower = absl::AsciiStrToLower(line);
+  for (absl::string_view words :
+       {"requires contiguous", "is not contiguous", "expected contiguous",
+        "supports contiguous", "non-contiguous", "unsupported memory format"}) {
+    if (absl::StrContains(lower, words)) return line;
+  }
+  // "must be contiguous", "expected values to be a strided and contiguous
+  // tensor".
+  static const std::regex kToBeContiguous(
+      R"((must|to) be (an? )?(\w+ and )?contiguous)");
+  if (std::regex_search(lower, kToBeContiguous)) return line;
+  const bool on_layout = absl::StrContains(lower, "stride") ||
+                         absl::StrContains(lower, "storage_offset") ||
+                         absl::StrContains(lower, "storage offset");
+  return on_layout && absl::StrContains(lower, "must") ? line : "";
+}
+
+// The case's `accumulate` (the schema's default where the case leaves it
+// out); nullopt when the op has none.
+std::optional<bool> AccumulateOf(const Case& c) {
+  if (const Argument* given = FindArgument(c, "accumulate")) {
+    if (const bool* on = std::get_if<bool>(&given->value)) return *on;
+  }
+  const OpSpec* spec = FindOpFor(c);
+  if (spec == nullptr) return std::nullopt;
+  absl::StatusOr<c10::OperatorHandle> op =
+      OperatorFor(*spec, Variant::kFunctional);
+  if (!op.ok()) return std::nullopt;
+  for (const c10::Argument& arg : op->schema().arguments()) {
+    if (arg.name() == "accumulate" && arg.default_value().has_value() &&
+        arg.default_value()->isBool()) {
+      return arg.default_value()->toBool();
+    }
+  }
+  return std::nullopt;
+}
+
+// The index argument whose values repeat when the case passes
+// accumulate=False, "" otherwise: which of the writes to one position
+// lands is then undefined (PyTorch's docs of index_put_ and put_). A
+// repeat within one tensor of several (index_put's indices) may not name
+// one position twice: such a case is still judged low, never hidden.
+std::string RepeatedIndexWithoutAccumulate(const Case& c) {
+  if (AccumulateOf(c).value_or(true)) return "";
+  for (const Argument& a : c.args) {
+    if (!absl::StrContains(a.name, "index") &&
+        !absl::StrContains(a.name, "indices")) {
+      continue;
+    }
+    for (const TensorSpec* spec : SpecsOfArgument(c, a.name)) {
+      if (spec->dtype != DType::kInt64) continue;
+      absl::StatusOr<MaterializedTensor> m = Materialize(*spec);
+      if (!m.ok()) continue;
+      // On the host: a case on CUDA materializes there when a GPU is.
+      const at::Tensor flat =
+          m->tensor.detach().reshape({-1}).cpu().contiguous();
+      std::vector<int64_t> v(flat.data_ptr<int64_t>(),
+                             flat.data_ptr<int64_t>() + flat.numel());
+      std::sort(v.begin(), v.end());
+      if (std::adjacent_find(v.begin(), v.end()) != v.end()) return a.name;
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+ConfidenceJudgement ConfidenceOf(const Finding& f) {
+  const Case& c = f.c;
+  if (f.outcome.verdict == Verdict::kRejectionMismatch) {
+    const std::string stated =
+        StatedLayoutPrecondition(f.outcome.evidence.error);
+    if (!stated.empty()) {
+      return {Confidence::kLow,
+              absl::StrCat("the op states a layout precondition (\"",
+                           stated.substr(0, 120),
+                           "\"): a restriction it may document, a bug only "
+                           "where the op promises to take any layout")};
+    }
+  }
+  if (f.outcome.verdict == Verdict::kDeviceMismatch) {
+    // Note [Device differences by design] in oracles/run_case.cc.
+    const std::vector<std::string> written = WrittenArgumentsOf(c);
+    const std::string first = absl::StrCat(
+        written.empty() ? "output 0" : written.front(), " on cuda");
+    if (f.outcome.evidence.where != first) {
+      return {
+          Confidence::kLow,
+          absl::StrCat("CUDA and the CPU differ in ", f.outcome.evidence.where,
+                       ", not in the op's first result: kernels of different "
+                       "devices may fill auxiliary outputs (indices into "
+                       "workspaces, saved statistics) differently")};
+    }
+  }
+  if (const std::string index = RepeatedIndexWithoutAccumulate(c);
+      !index.empty()) {
+    return {Confidence::kLow,
+            absl::StrCat(index,
+                         " repeats a position and accumulate is False: "
+                         "which write lands there is undefined (PyTorch's "
+                         "docs of index_put_ and put_)")};
+  }
+  if (!c.aliases.empty()) {
+    std::vector<std::string> shared;
+    for (const Alias& a : c.aliases) {
+      shared.push_back(absl::StrCat(a.arg, " shares memory with ", a.base));
+    }
+    return {Confidence::kLow,
+            absl::StrCat(absl::StrJoin(shared, ", "),
+                         ": PyTorch does not support written tensors that "
+                         "overlap their inputs (it rejects some such calls; "
+                         "resizing such an out= is deprecated)")};
+  }
+  for (const std::string& name : WrittenArgumentsOf(c)) {
+    for (const TensorSpec* spec : SpecsOfArgument(c, name)) {
+      const uint32_t shared = ComputeLayoutFeatures(spec->layout) &
+                              (kFeatureZeroStride | kFeatureOverlapping);
+      if (shared == 0) continue;
+      return {
+          Confidence::kLow,
+          absl::StrCat(name, " is written and ", LayoutFeaturesToString(shared),
+                       ": PyTorch does not support writing to a tensor "
+                       "whose elements share memory (out= or in-place on "
+                       "an expanded or overlapping tensor)")};
+    }
+  }
+  return {Confidence::kHigh, ""};
+}
+
+std::string EvidenceLine(const Evidence& e) {
+  const std::string& text = e.detail.empty() ? e.error : e.detail;
+  return text.substr(0, text.find('\n'));
+}
+
+std::string BugKey(const Finding& f) {
+  // A nested kernel that ignores where its components lie shows with any of
+  // their features (order, gaps, permuted dims): one bug, not one per
+  // feature (Note [Nested features] in reducers/blame.cc).
+  const std::string feature = absl::StartsWith(f.blame.feature, "nested_")
+                                  ? std::string("nested")
+                                  : f.blame.feature;
+  std::string key = absl::StrJoin(
+      {QualifiedOpName(f.c), std::string(VariantName(f.c.variant)),
+       f.blame.culprit, feature, VerdictFamily(f.outcome.verdict)},
+      "|");
+  if (f.blame.feature == "dtype") {
+    absl::StrAppend(&key, "|", absl::StrJoin(DTypesOf(f.c), ","));
+  }
+  return key;
+}
+
+std::string BugId(const Finding& f) {
+  std::string op = f.c.op.substr(f.c.op.rfind(':') + 1);
+  for (char& ch : op) {
+    if (!absl::ascii_isalnum(ch) && ch != '_' && ch != '.') ch = '_';
+  }
+  return absl::StrFormat("%s-%s-%s-%08x", op, VariantName(f.c.variant),
+                         VerdictFamily(f.outcome.verdict),
+                         SignatureHash(BugKey(f)) & 0xffffffffu);
+}
+
+absl::StatusOr<std::vector<StoredFinding>> ReadFindingsDir(
+    const std::string& dir) {
+  std::vector<std::string> dirs;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    std::error_code file_ec;
+    if (fs::is_regular_file(it->path() / "finding.json", file_ec)) {
+      dirs.push_back(it->path().string());
+    }
+  }
+  if (ec) {
+    return absl::NotFoundError(
+        absl::StrCat("findings directory ", dir, ": ", ec.message()));
+  }
+  std::sort(dirs.begin(), dirs.end());
+  std::vector<StoredFinding> findings;
+  for (const std::string& d : dirs) {
+    DPFUZZ_ASSIGN_OR_RETURN(StoredFinding stored, ReadStoredFinding(d));
+    findings.push_back(std::move(stored));
+  }
+  return findings;
+}
+
+absl::StatusOr<StoredFinding> ReadStoredFinding(const std::string& dir) {
+  const std::string path = dir + "/finding.json";
+  DPFUZZ_ASSIGN_OR_RETURN(const std::string text, ReadFile(path, "finding"));
+  StoredFinding stored;
+  stored.dir = dir;
+  DPFUZZ_ASSIGN_OR_RETURN(stored.finding, FindingFromJson(text, path));
+  DPFUZZ_ASSIGN_OR_RETURN(stored.finding.c, LoadCaseFile(dir + "/case.json"));
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.contains("hits") && j["hits"].is_number_integer()) {
+    stored.hits = j["hits"].get<int64_t>();
+  }
+  return stored;
+}
+
+std::vector<Bug> GroupBugs(const std::vector<StoredFinding>& findings) {
+  std::map<std::string, std::vector<Member>> groups;
+  for (const StoredFinding& s : findings) {
+    const Finding& f = s.finding;
+    if (f.outcome.kind != FindingKind::kLayoutBug ||
+        f.dismissal != Dismissal::kNone) {
+      continue;
+    }
+    groups[BugKey(f)].push_back(Member{&s, SeverityOf(f.outcome.verdict),
+                                       ConfidenceOf(f), CaseSize(f.c)});
+  }
+  std::vector<Bug> bugs;
+  for (auto& [key, members] : groups) bugs.push_back(BugOf(members));
+  std::sort(bugs.begin(), bugs.end(), [](const Bug& a, const Bug& b) {
+    return std::tie(a.confidence, a.severity, b.hits, a.id) <
+           std::tie(b.confidence, b.severity, a.hits, b.id);
+  });
+  return bugs;
+}
+
+}  // namespace dpfuzz

@@ -1,0 +1,144 @@
+// Bug: one root cause, the unit people read; findings are its evidence.
+//
+// A findings directory holds one finding per signature, and a signature
+// names the dtypes, so one kernel mistake seen in f32, f64 and i64 is three
+// findings. GroupBugs folds them: a bug is one op overload, variant,
+// culprit and feature (Finding::blame, empty when not blamed) and verdict
+// family (VerdictFamily); it lists the dtypes seen and sums the hits. Only
+// layout bugs count: baseline failures (FindingKind::kBaselineFailure) and
+// dismissed findings (flaky, overlap) are never bugs (the report lists them
+// apart).
+//
+// Bugs are ranked for a maintainer's time:
+//  - confidence (ConfidenceOf): low for behaviour PyTorch calls undefined
+//    or deprecated (arguments sharing memory with a written output, out=
+//    or in-place on an expanded or overlapping tensor) and for rejections
+//    whose error states a layout precondition of the op ("saved_v must be
+//    contiguous", "Unsupported memory format": a restriction the op may
+//    document, unlike an internal view's "view size is not compatible"),
+//    high otherwise. Low confidence bugs are kept and marked, ranked
+//    after every high confidence one (the report lists them apart), never
+//    hidden;
+//  - severity (SeverityOf), the most severe finding's: memory (crash, oom,
+//    writes outside the view, modified inputs), then silent wrong values
+//    (mismatch, NaN, gradients, CPU vs CUDA), then internal asserts and
+//    hangs, then rejection mismatches, then layout contracts;
+//  - hits, most first; then the id, so the order is stable.
+//
+//   absl::StatusOr<std::vector<StoredFinding>> f = ReadFindingsDir("findings");
+//   for (const Bug& bug : GroupBugs(*f)) {
+//     bug.id        // "tril-out-wrong_values-1a2b3c4d"
+//     bug.key       // "aten::tril|out|out|gapped|wrong_values"
+//     bug.severity  // Severity::kMemory (an outside_write finding)
+//     bug.dtypes    // {"f32", "f64"}
+//   }
+
+#ifndef DPFUZZ_CRASHES_BUGS_BUG_H_
+#define DPFUZZ_CRASHES_BUGS_BUG_H_
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "crashes/findings/finding.h"
+
+namespace dpfuzz {
+
+// How much a bug costs its users, most severe first.
+enum class Severity : uint8_t {
+  kMemory,        // "memory": crash, oom, outside_write, input_modified.
+  kWrongValues,   // "wrong_values": mismatch, nan_introduced,
+                  // grad_mismatch, device_mismatch (silent wrong results).
+  kAssertOrHang,  // "assert_or_hang": internal_assert, timeout.
+  kRejection,     // "rejection": rejection_mismatch.
+  kContract,      // "layout_contract": layout_contract.
+};
+
+// Whether the behaviour is one PyTorch defines.
+enum class Confidence : uint8_t {
+  kHigh,  // "high": defined behaviour, a real bug.
+  kLow,   // "low": behaviour PyTorch calls undefined or deprecated.
+};
+
+absl::string_view SeverityName(Severity severity);
+absl::string_view ConfidenceName(Confidence confidence);
+
+// "wrong_values" (mismatch, nan_introduced, outside_write, input_modified,
+// device_mismatch), "gradient" (grad_mismatch), "rejection"
+// (rejection_mismatch), "internal_assert", "crash" (crash, oom), "hang"
+// (timeout), "layout_contract"; the verdict's own name for agree and
+// both_rejected, which are not findings.
+std::string VerdictFamily(Verdict v);
+
+// kContract for agree and both_rejected, which are not findings.
+Severity SeverityOf(Verdict v);
+
+struct ConfidenceJudgement {
+  Confidence confidence = Confidence::kHigh;
+  std::string reason;  // Why it is low; "" when high.
+};
+
+// Low when the case's arguments share memory with a written output
+// (Case::aliases), or when a tensor the call writes (out=, in-place self;
+// from the op's schema when dpfuzz knows the op, else "self" and "out")
+// is expanded (zero_stride) or overlaps itself.
+ConfidenceJudgement ConfidenceOf(const Finding& f);
+
+// "aten::masked_select|out|self|permuted|wrong_values": op overload
+// (QualifiedOpName), variant, culprit, feature, verdict family. Findings
+// blamed on "dtype" alone are dtype-specific: their dtypes are appended
+// ("...|dtype|internal_assert|u8"), so each dtype is a bug of its own.
+std::string BugKey(const Finding& f);
+
+// Short, stable and safe as a file name: op (without namespace), variant,
+// family and 8 hex digits of SignatureHash(BugKey(f)):
+// "masked_select-out-wrong_values-1a2b3c4d".
+std::string BugId(const Finding& f);
+
+// A finding's evidence in one line: its detail, else the first line of its
+// error.
+std::string EvidenceLine(const Evidence& e);
+
+// A finding as read back from a findings directory.
+struct StoredFinding {
+  std::string dir;  // The finding's directory.
+  Finding finding;  // With its case (case.json).
+  int64_t hits = 1;
+};
+
+// Every finding directory (one holding finding.json) directly under `dir`,
+// sorted by name; other entries (errors/, report files, op stats) are
+// skipped. An error for a directory that cannot be listed, or a finding
+// whose finding.json or case.json cannot be read; it names the file.
+// The finding stored in `dir` (finding.json and case.json).
+absl::StatusOr<StoredFinding> ReadStoredFinding(const std::string& dir);
+
+absl::StatusOr<std::vector<StoredFinding>> ReadFindingsDir(
+    const std::string& dir);
+
+struct Bug {
+  std::string id, key, op, variant, family, culprit, feature;
+  Severity severity = Severity::kContract;
+  Confidence confidence = Confidence::kHigh;
+  std::string confidence_reason;  // "" when high.
+  std::set<std::string> dtypes;   // "f32", ...
+  int64_t hits = 0;               // Summed over its findings.
+  // Finding directories, representative first: most severe, then smallest
+  // case (CaseSize), then by name.
+  std::vector<std::string> findings;
+  std::string issue;  // <representative>/issue.md when it exists, else "".
+  Verdict verdict = Verdict::kMismatch;  // The representative's.
+  std::string detail;                    // Its evidence, one line.
+};
+
+// Groups layout-bug findings (kind kLayoutBug, not dismissed) into bugs,
+// ranked: confidence (high first), then severity, then hits (most first),
+// then id. A bug has high confidence when any of its findings has.
+std::vector<Bug> GroupBugs(const std::vector<StoredFinding>& findings);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_CRASHES_BUGS_BUG_H_

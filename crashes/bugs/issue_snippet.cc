@@ -1,0 +1,518 @@
+#include "crashes/bugs/issue_snippet.h"
+
+#include <ATen/core/function_schema.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <optional>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "common/status_macros.h"
+#include "crashes/repro/repro_plan.h"
+#include "crashes/repro/repro_text.h"
+#include "crashes/repro/snippet_values.h"
+#include "generators/geometry.h"
+#include "generators/layout_features.h"
+#include "generators/materialize.h"
+#include "generators/op_registry.h"
+#include "generators/poison.h"
+#include "generators/view_chain.h"
+#include "oracles/nested_case.h"
+#include "oracles/run_case.h"
+
+namespace dpfuzz {
+
+using absl::StrAppend;
+using absl::StrCat;
+using absl::StrJoin;
+
+namespace {
+
+// One tensor argument: the statements that build it, and its view relative
+// to its named base (for storage checks).
+struct Built {
+  std::string lines;
+  std::string view;
+  int64_t buffer = 0;  // Elements of the flat buffer a shared view needs.
+  bool as_strided = false;
+  bool changed = false;
+};
+
+// Builds `t` over a base named `base` (defined here unless `shared`, where
+// the caller defines the buffer), or over an unnamed one when empty.
+absl::StatusOr<Built> BuildTensor(const ReproTensor& t, const ReproStorage& s,
+                                  const std::string& base, bool shared,
+                                  int64_t margin, Spelling spelling) {
+  if (t.dtype != s.dtype) {
+    return absl::UnimplementedError(
+        StrCat(t.name, " views a storage of another dtype"));
+  }
+  Built b;
+  const std::string head = t.name + " = ";
+  const auto full = [&](const Dims& sizes) {
+    return StrCat("torch.full(", Tuple(sizes), ", ", Fill(t.dtype),
+                  Kwargs(t.dtype, DeviceKwarg(s), false), ")");
+  };
+  ViewChainOptions options;
+  options.tail_margin = margin;
+  options.flat_buffer = shared;
+  const std::optional<ViewChain> chain = ComputeViewChain(t.layout, options);
+  b.buffer =
+      chain ? chain->buffer_size : static_cast<int64_t>(s.elements.size());
+  std::string base_expr, pre, post;
+  Values values;
+  if (chain && chain->exact) {
+    const std::string format =
+        chain->base_format == MemoryFormat::kContiguous ? ""
+        : chain->base_format == MemoryFormat::kChannelsLast
+            ? ".contiguous(memory_format=torch.channels_last)"
+            : ".contiguous(memory_format=torch.channels_last_3d)";
+    base_expr = chain->from_buffer ? full({chain->buffer_size})
+                                   : full(chain->base_sizes) + format;
+    pre = StrCat(chain->from_buffer ? BaseFromBufferPython(*chain) : "",
+                 ViewStepsPython(*chain, 0, chain->copy_at));
+    post = ViewStepsPython(*chain, chain->copy_at, SIZE_MAX);
+    const StridedLayout copied = *ApplyViewChain(*chain, chain->copy_at);
+    values = ValuesAt(s, t.dtype, copied);
+    if (base.empty() && !chain->from_buffer &&
+        ComputeNumel(copied.sizes) == ComputeNumel(chain->base_sizes)) {
+      // No gaps: the base's values, then the view ops.
+      b.lines = ValuesStatement(
+          head, ValuesAt(s, t.dtype, ViewChainBase(*chain)),
+          format + ViewStepsPython(*chain, 0, SIZE_MAX), spelling, b.changed);
+      return b;
+    }
+  } else {  // No chain of view ops gives the layout exactly.
+    b.as_strided = true;
+    const StridedLayout& l = t.layout;
+    const int64_t n = static_cast<int64_t>(s.elements.size());
+    pre = StrCat(".as_strided(", Tuple(l.sizes), ", ", Tuple(l.strides), ", ",
+                 l.storage_offset, ")");
+    values = ValuesAt(s, t.dtype, l);
+    base_expr = full({n});
+    if (ComputeExactOverlap(l.sizes, l.strides) != MemOverlap::kNo) {
+      if (shared) {
+        return absl::UnimplementedError(
+            StrCat(t.name, " overlaps itself in a shared storage"));
+      }
+      // Elements that share memory take no copy_: the storage, listed.
+      base_expr =
+          ValuesStatement("", {t.dtype, {n}, s.elements, DeviceKwarg(s)}, "",
+                          spelling, b.changed);
+      base_expr.pop_back();  // The newline.
+      values.elements.clear();
+    }
+  }
+  b.view = pre + post;
+  if (!base.empty() && !shared)
+    StrAppend(&b.lines, base, " = ", base_expr, "\n");
+  const std::string view = (base.empty() ? base_expr : base) + pre;
+  if (values.elements.empty()) {
+    StrAppend(&b.lines, head, view, post, "\n");
+  } else if (const std::optional<std::string> c = Constant(values)) {
+    StrAppend(&b.lines, head, view, ".fill_(", *c, ")", post, "\n");
+  } else {
+    StrAppend(&b.lines, ValuesStatement(head + view + ".copy_(", values,
+                                        ")" + post, spelling, b.changed));
+  }
+  return b;
+}
+
+// torch.ops.<ns>.<name>.<overload>(...) with the plan's arguments.
+std::string OpCall(const ReproPlan& plan, const std::string& prefix) {
+  std::vector<std::string> parts;
+  bool by_keyword = false;  // After a defaulted argument.
+  for (const ReproArg& arg : plan.args) {
+    by_keyword = by_keyword || arg.kind == ReproArgKind::kDefault;
+    if (arg.kind == ReproArgKind::kDefault) continue;
+    std::vector<std::string> names;
+    for (const ReproTensor& t : plan.tensors) {
+      if (t.arg == arg.name) names.push_back(t.name);
+    }
+    const std::string value =
+        arg.kind == ReproArgKind::kTensor ? names.front()
+        : arg.kind == ReproArgKind::kTensorList ||
+                arg.kind == ReproArgKind::kOptionalTensorList
+            ? StrCat("[", StrJoin(names, ", "), "]")
+            : Literal(arg);
+    parts.push_back(arg.kwarg_only || by_keyword ? arg.name + "=" + value
+                                                 : value);
+  }
+  const size_t colons = plan.schema_name.find("::");
+  const std::string op =
+      StrCat("torch.ops.", plan.schema_name.substr(0, colons), ".",
+             plan.schema_name.substr(colons + 2), ".",
+             plan.overload.empty() ? "default" : plan.overload, "(");
+  const std::string one = StrCat(prefix, op, StrJoin(parts, ", "), ")\n");
+  return one.size() <= kWidth + 1
+             ? one
+             : StrCat(prefix, op, "\n        ", WrapItems(parts, 8), ")\n");
+}
+
+// def call(...): the op, then the gradients when `grads`; a single result
+// `to_dense` when dpfuzz compared it so (Evidence::layout: a sparse result
+// whose structure may agree where its values do not).
+std::string CallDef(const ReproPlan& plan, bool grads, size_t returns,
+                    bool to_dense, std::vector<std::string>& params) {
+  std::vector<std::string> leaves, grad_outputs;
+  std::string body;
+  for (const ReproTensor& t : plan.tensors) {
+    params.push_back(t.name);
+    if (!t.requires_grad) continue;
+    leaves.push_back(t.name);
+    StrAppend(&body, "    ", t.name, " = ", t.name,
+              ".detach().requires_grad_()\n");
+  }
+  if (!grads && to_dense && returns == 1) {
+    std::string call = OpCall(plan, "    return ");
+    call.insert(call.size() - 1, ".to_dense()");
+    return body + call;
+  }
+  if (!grads) return body + OpCall(plan, "    return ");
+  for (const ReproTensor& g : plan.grad_outputs) grad_outputs.push_back(g.name);
+  params.insert(params.end(), grad_outputs.begin(), grad_outputs.end());
+  return StrCat(
+      body, OpCall(plan, "    out = "), "    return torch.autograd.grad(",
+      returns == 1 ? "out" : "[o for o in out if o.requires_grad]", ", [",
+      StrJoin(leaves, ", "), "], [", StrJoin(grad_outputs, ", "), "])\n");
+}
+
+// Memory a storage check compares, and the written views in it.
+struct CheckedStorage {
+  std::string name;
+  std::vector<std::string> written_views;
+};
+
+// The check of the verdict (as crashes/repro/repro_python.cc's, shortened), after
+// `args` and `dense` (contiguous copies of args) are defined.
+std::string Check(const ReproPlan& plan,
+                  const std::vector<CheckedStorage>& storages,
+                  const std::vector<std::string>& names) {
+  const std::string show =
+      "print(\"expected:\", expected)\nprint(\"actual:  \", actual)\n";
+  const std::string close = StrCat(
+      "torch.testing.assert_close(actual, expected, ",
+      plan.exact && plan.check != ReproCheck::kGrads ? "rtol=0, atol=0, " : "",
+      plan.check == ReproCheck::kDevice ? "check_device=False, " : "",
+      "equal_nan=True)\n");
+  std::string out, after;
+  std::vector<std::string> changed;
+  switch (plan.check) {
+    case ReproCheck::kValues:
+      if (plan.tied_indices) {  // Indices of ties may differ: not compared.
+        return StrCat(
+            "expected = [r for r in call(*dense) if r.dtype != torch.int64]\n"
+            "actual = [r for r in call(*args) if r.dtype != torch.int64]\n",
+            show, close);
+      }
+      [[fallthrough]];
+    case ReproCheck::kGrads:
+      return StrCat("expected = call(*dense)\nactual = call(*args)\n", show,
+                    close);
+    case ReproCheck::kDevice:
+      return StrCat(
+          "expected = call(*[t.cpu() for t in dense])\nactual = call(*dense)\n",
+          show, close);
+    case ReproCheck::kRejection:
+      return StrCat(
+          "raised = []\nfor name, tensors in ((\"expected:\", dense), "
+          "(\"actual:  \", args)):\n    try:\n        call(*tensors)\n"
+          "        print(name, \"returns\")\n    except Exception as e:\n"
+          "        print(name, \"raises\", repr(e).splitlines()[0])\n"
+          "        raised.append(name)\n",
+          plan.rejection_allowed  // An aliased out= may be rejected.
+              ? "sys.exit(1 if raised == [\"expected:\"] else 0)\n"
+              : "sys.exit(1 if len(raised) == 1 else 0)\n");
+    case ReproCheck::kInternalAssert:
+      return "print(\"expected: results or ordinary errors\")\n"
+             "for tensors in (dense, args):\n    try:\n"
+             "        call(*tensors)\n    except Exception as e:\n"
+             "        if \"INTERNAL ASSERT FAILED\" in str(e):\n"
+             "            sys.exit(\"actual:   \" + str(e))\n"
+             "print(\"actual:   no INTERNAL ASSERT FAILED\")\n";
+    case ReproCheck::kStorage:
+      for (size_t i = 0; i < storages.size(); ++i) {
+        const std::string k = i == 0 ? "" : StrCat(i);
+        const std::string& s = storages[i].name;
+        const bool marked = !storages[i].written_views.empty();
+        StrAppend(&out, "before", k, " = ", s, ".clone()\n",
+                  marked ? StrCat("may_change", k, " = torch.zeros_like(", s,
+                                  ", dtype=torch.bool)\n")
+                         : "");
+        for (const std::string& view : storages[i].written_views) {
+          StrAppend(&out, "may_change", k, view, ".fill_(True)\n");
+        }
+        changed.push_back(StrCat("changed", k, ".any()"));
+        StrAppend(
+            &after, "changed", k, " = (", s, " != before", k, ") & ~(", s,
+            ".isnan() & before", k, ".isnan())\n",
+            marked ? StrCat("changed", k, " &= ~may_change", k, "\n") : "",
+            "print(\"expected:\", before", k, "[changed", k,
+            "].tolist())\nprint(\"actual:  \", ", s, "[changed", k,
+            "].tolist())\n");
+      }
+      return StrCat(out, "call(*args)\n", after, "sys.exit(1 if ",
+                    StrJoin(changed, " or "), " else 0)\n");
+    case ReproCheck::kLayout:  // out= only (MakeIssueSnippet).
+      out = StrJoin(plan.written, ", ");
+      return StrCat(
+          "def place(t):  # memory, strides of dims of size > 1, bits\n"
+          "    return (t.data_ptr(), [s for s, n in zip(t.stride(), t.shape) "
+          "if n > 1],\n            t.is_conj(), t.is_neg())\n\n"
+          "expected = [place(t) for t in (",
+          out, ",)]\ncall(*args)\nactual = [place(t) for t in (", out, ",)]\n",
+          show, "sys.exit(0 if actual == expected else 1)\n");
+    case ReproCheck::kCall:
+      break;
+  }
+  return StrCat(plan.verdict == Verdict::kTimeout
+                    ? StrCat("faulthandler.dump_traceback_later(",
+                             kReproTimeoutSeconds, ", exit=True)\n")
+                    : "",
+                "call(*args)  # the process dies here, or in free() below\n",
+                "del args, ", StrJoin(names, ", "), "\ngc.collect()\n",
+                "print(\"the call returned\")\n");
+}
+
+// Note [Nested snippets]
+// A nested argument is built as LibTorch's own nested views are, over an
+// explicit buffer (dpfuzz's storage, gaps as NaN): no chain of public
+// calls gives components in another order or with gaps. Its contiguous
+// baseline is torch.nested.nested_tensor of its components (unbind), and
+// results are compared component by component (assert_close takes the
+// lists). Value, gradient and rejection checks are spelled; gradients
+// with the case's grad_outputs, nested like the results.
+absl::StatusOr<IssueSnippet> NestedSnippet(const ReproPlan& plan,
+                                           size_t returns) {
+  const bool grads = plan.check == ReproCheck::kGrads;
+  if (plan.check != ReproCheck::kValues && !grads &&
+      plan.check != ReproCheck::kRejection) {
+    return absl::UnimplementedError(
+        "a nested finding other than wrong values, gradients or a rejection: "
+        "repro.py shows it");
+  }
+  IssueSnippet snippet;
+  bool changed = false;
+  std::string tensors;
+  std::vector<std::string> dense;
+  std::vector<ReproTensor> all = plan.tensors;
+  if (grads) {
+    all.insert(all.end(), plan.grad_outputs.begin(), plan.grad_outputs.end());
+  }
+  for (const ReproTensor& t : all) {
+    const ReproStorage& s = plan.storages[t.storage];
+    const std::string device = DeviceKwarg(s);
+    if (t.components.empty()) {
+      StrAppend(&tensors, ValuesStatement(StrCat(t.name, " = "),
+                                          Values{t.dtype, t.layout.sizes,
+                                                 t.baseline, device},
+                                          "", Spelling::kList, changed));
+      dense.push_back(t.name);
+      continue;
+    }
+    std::vector<std::string> sizes, strides, offsets;
+    for (const StridedLayout& c : t.components) {
+      sizes.push_back(StrCat("[", StrJoin(c.sizes, ", "), "]"));
+      strides.push_back(StrCat("[", StrJoin(c.strides, ", "), "]"));
+      offsets.push_back(StrCat(c.storage_offset));
+    }
+    // The baseline: the same components, contiguous.
+    const std::string dense_line =
+        StrCat("dense_", t.name, " = torch.nested.nested_tensor(list(", t.name,
+               ".unbind()))\n");
+    StrAppend(&tensors,
+              ValuesStatement(StrCat(t.name, " = nested("),
+                              Values{t.dtype,
+                                     {static_cast<int64_t>(s.elements.size())},
+                                     s.elements,
+                                     device},
+                              StrCat(", [", StrJoin(sizes, ", "), "], [",
+                                     StrJoin(strides, ", "), "], [",
+                                     StrJoin(offsets, ", "), "])"),
+                              Spelling::kList, changed),
+              dense_line);
+    dense.push_back(StrCat("dense_", t.name));
+  }
+  std::vector<std::string> params;
+  const std::string def =
+      CallDef(plan, grads, returns, /*to_dense=*/false, params);
+  std::string body = Check(plan, {}, {});
+  // One import fewer: the snippet is short.
+  body = absl::StrReplaceAll(body, {{"sys.exit(", "raise SystemExit("}});
+  if (plan.check != ReproCheck::kRejection) {
+    body = absl::StrReplaceAll(body, {{"call(*dense)", "parts(call(*dense))"},
+                                      {"call(*args)", "parts(call(*args))"}});
+  }
+  if (grads) {  // assert_close says where they differ: short, as it must be.
+    body = absl::StrReplaceAll(body, {{"print(\"expected:\", expected)\n", ""},
+                                      {"print(\"actual:  \", actual)\n", ""}});
+  }
+  snippet.python = StrCat(
+      absl::StrContains(body, "sys.exit") ? "import sys\n" : "",
+      "import torch\n\n",
+      "def nested(buffer, sizes, strides, offsets):  # a view of buffer\n"
+      "    return torch.ops.aten._nested_view_from_buffer(buffer, "
+      "torch.tensor(sizes), torch.tensor(strides),\n"
+      "        offsets if torch.__version__ < \"2\" else "
+      "torch.tensor(offsets))\n",
+      grads ? "def parts(gs):  # gradients, a nested one's components\n"
+              "    return [p for g in gs for p in (g.unbind() if g.is_nested "
+              "else [g])]\n"
+      : plan.check == ReproCheck::kValues
+          ? "def parts(t):  # a nested result's components\n"
+            "    return list(t.unbind()) if t.is_nested else [t]\n"
+          : "",
+      tensors, "\ndef call(", StrJoin(params, ", "), "):\n", def, "\nargs = [",
+      StrJoin(params, ", "), "]\ndense = [", StrJoin(dense, ", "), "]\n", body);
+  snippet.values_changed = changed;
+  snippet.lines = static_cast<int>(
+      std::count(snippet.python.begin(), snippet.python.end(), '\n'));
+  if (snippet.lines > kMaxIssueSnippetLines) {
+    return absl::UnimplementedError(StrCat("the nested snippet has ",
+                                           snippet.lines, " lines, more than ",
+                                           kMaxIssueSnippetLines));
+  }
+  return snippet;
+}
+
+}  // namespace
+
+absl::StatusOr<IssueSnippet> MakeIssueSnippet(const Finding& finding) {
+  const Case& c = finding.c;
+  const OpSpec* spec = FindOpFor(c);
+  if (spec == nullptr) {
+    return absl::NotFoundError(StrCat("no op spec for ", QualifiedOpName(c)));
+  }
+  DPFUZZ_ASSIGN_OR_RETURN(const ReproPlan plan,
+                          BuildReproPlan(c, *spec, finding.outcome.verdict));
+  DPFUZZ_ASSIGN_OR_RETURN(const c10::OperatorHandle op,
+                          OperatorFor(*spec, c.variant));
+  const size_t returns = op.schema().returns().size();
+  if (HasNestedTensor(c)) return NestedSnippet(plan, returns);
+  const bool device = plan.check == ReproCheck::kDevice;
+  if ((plan.check == ReproCheck::kValues || device) &&
+      (plan.nondeterministic ||
+       (plan.tied_indices && (returns < 2 || device)))) {
+    return absl::UnimplementedError(
+        "its values are compared under rules (random values, tied indices) "
+        "that a short snippet does not spell");
+  }
+  if (plan.check == ReproCheck::kLayout && c.variant != Variant::kOut) {
+    return absl::UnimplementedError(
+        "a layout promise of a functional call: no short snippet checks it");
+  }
+  // The tensors: the arguments, and the grad_outputs when backward runs.
+  std::vector<const ReproTensor*> all;
+  bool grads = false;
+  for (const ReproTensor& t : plan.tensors) {
+    all.push_back(&t);
+    grads |=
+        t.requires_grad && (plan.check == ReproCheck::kGrads || plan.backward);
+  }
+  for (const ReproTensor& g : plan.grad_outputs) all.push_back(&g);
+  if (!grads) all.resize(plan.tensors.size());
+  const auto written = [&](const ReproTensor& t) {
+    return std::count(plan.written.begin(), plan.written.end(), t.arg) > 0;
+  };
+  std::vector<Spelling> spelling(all.size(), Spelling::kList);
+  for (;;) {
+    IssueSnippet snippet;
+    std::string tensors;
+    std::vector<std::string> names;
+    std::vector<CheckedStorage> checked;
+    for (size_t s = 0; s < plan.storages.size(); ++s) {
+      const ReproStorage& storage = plan.storages[s];
+      std::vector<size_t> views;
+      bool writes = false;
+      for (size_t i = 0; i < all.size(); ++i) {
+        if (all[i]->storage != static_cast<int>(s)) continue;
+        views.push_back(i);
+        writes = writes || written(*all[i]);
+      }
+      // A named base for views that share memory, and for the memory a
+      // storage check compares (the written arguments' for outside_write).
+      const bool shared = views.size() > 1;
+      const bool check_it = !views.empty() &&
+                            plan.check == ReproCheck::kStorage &&
+                            (plan.verdict == Verdict::kOutsideWrite) == writes;
+      const std::string base = shared || check_it ? storage.name : "";
+      if (!base.empty()) names.push_back(base);
+      if (check_it) checked.push_back({base, {}});
+      int64_t buffer = static_cast<int64_t>(storage.elements.size());
+      std::string lines;
+      for (size_t i : views) {
+        // Memory past the view, where reads (of expanded views, of NaN) and
+        // writes outside it show.
+        const StridedLayout& l = all[i]->layout;
+        const bool past = check_it ||
+                          (ComputeLayoutFeatures(l) & kFeatureZeroStride) ||
+                          ((l.storage_offset != 0 ||
+                            l.strides != ComputeContiguousStrides(l.sizes)) &&
+                           (plan.check == ReproCheck::kCall ||
+                            plan.verdict == Verdict::kNanIntroduced));
+        DPFUZZ_ASSIGN_OR_RETURN(
+            const Built built,
+            BuildTensor(*all[i], storage, base, shared, past ? kTailMargin : 0,
+                        spelling[i]));
+        StrAppend(&lines, built.lines);
+        buffer = std::max(buffer, built.buffer);
+        names.push_back(all[i]->name);
+        snippet.uses_as_strided |= built.as_strided;
+        snippet.values_changed |= built.changed;
+        if (check_it && written(*all[i])) {
+          checked.back().written_views.push_back(built.view);
+        }
+      }
+      if (shared) {
+        StrAppend(&tensors, base, " = torch.full((", buffer, ",), ",
+                  Fill(storage.dtype),
+                  Kwargs(storage.dtype, DeviceKwarg(storage), false), ")\n");
+      }
+      StrAppend(&tensors, lines);
+    }
+    std::vector<std::string> params;
+    const std::string def = CallDef(
+        plan, grads, returns, !finding.outcome.evidence.layout.empty(), params);
+    const std::string body = Check(plan, checked, names);
+    snippet.python = StrCat(
+        plan.verdict == Verdict::kTimeout ? "import faulthandler\n" : "",
+        plan.check == ReproCheck::kCall ? "import gc\n" : "",
+        absl::StrContains(body, "sys.exit") ? "import sys\n" : "",
+        "import torch\n\n", tensors, "\ndef call(", StrJoin(params, ", "),
+        "):\n", def, "\nargs = [", StrJoin(params, ", "), "]\n",
+        absl::StrContains(body, "dense")
+            ? "dense = [t.clone(memory_format=torch.contiguous_format) for t "
+              "in args]\n"
+            : "",
+        body);
+    snippet.lines = static_cast<int>(
+        std::count(snippet.python.begin(), snippet.python.end(), '\n'));
+    if (snippet.lines <= kMaxIssueSnippetLines) return snippet;
+    // Too long: spell the largest listed tensor compactly (first those
+    // whose values that spells exactly), and try again.
+    size_t pick = all.size();
+    const auto rank = [&](size_t i) {
+      const Values v{all[i]->dtype, all[i]->layout.sizes, all[i]->baseline};
+      return std::make_pair(Constant(v).has_value() || IsArange(v),
+                            ComputeNumel(all[i]->layout.sizes));
+    };
+    for (size_t i = 0; i < all.size(); ++i) {
+      if (spelling[i] == Spelling::kList &&
+          (pick == all.size() || rank(i) > rank(pick))) {
+        pick = i;
+      }
+    }
+    if (pick == all.size()) {
+      return absl::UnimplementedError(
+          StrCat("the shortest snippet has ", snippet.lines,
+                 " lines, more than ", kMaxIssueSnippetLines));
+    }
+    spelling[pick] = Spelling::kCompact;
+  }
+}
+
+}  // namespace dpfuzz

@@ -1,0 +1,355 @@
+#include "crashes/bugs/bug.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "common/files.h"
+#include "crashes/bugs/findings_store.h"
+#include "generators/op_args.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/crashes/known_case.h"
+
+namespace dpfuzz {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::MatchesRegex;
+
+// The gapped tril.out case (a real outside_write bug), every tensor in
+// `dtype`, blamed on `culprit`'s `feature`.
+Finding Tril(DType dtype, Verdict verdict = Verdict::kOutsideWrite,
+             const std::string& culprit = "out",
+             const std::string& feature = "gapped") {
+  Case c = LoadKnownCase("tril-out-gapped-writes-outside-view");
+  for (TensorSpec* spec : AllTensorSpecsOf(c)) spec->dtype = dtype;
+  CaseOutcome outcome;
+  outcome.verdict = verdict;
+  outcome.evidence.detail = absl::StrCat(VerdictName(verdict), " in out");
+  Finding f = MakeFinding(c, outcome);
+  f.blame = Blame{culprit, feature};
+  return f;
+}
+
+StoredFinding Stored(const Finding& f, int64_t hits = 1) {
+  return StoredFinding{
+      absl::StrFormat("findings/%016x", SignatureHash(f.signature)), f, hits};
+}
+
+TEST(BugTest, OnePlantedBugInManyDTypesIsOneBug) {
+  std::vector<StoredFinding> findings;
+  for (DType d : {DType::kFloat32, DType::kFloat64, DType::kInt64}) {
+    findings.push_back(Stored(Tril(d), 2));
+  }
+  ASSERT_NE(findings[0].finding.signature, findings[1].finding.signature);
+  const std::vector<Bug> bugs = GroupBugs(findings);
+  ASSERT_EQ(bugs.size(), 1u);
+  const Bug& bug = bugs[0];
+  EXPECT_THAT(bug.dtypes, ElementsAre("f32", "f64", "i64"));
+  EXPECT_EQ(bug.hits, 6);
+  EXPECT_EQ(bug.findings.size(), 3u);
+  EXPECT_EQ(bug.key, "aten::tril|out|out|gapped|wrong_values");
+  EXPECT_EQ(bug.id, absl::StrFormat("tril-out-wrong_values-%08x",
+                                    SignatureHash(bug.key) & 0xffffffffu));
+  EXPECT_EQ(bug.op, "aten::tril");
+  EXPECT_EQ(bug.variant, "out");
+  EXPECT_EQ(bug.family, "wrong_values");
+  EXPECT_EQ(bug.culprit, "out");
+  EXPECT_EQ(bug.feature, "gapped");
+  EXPECT_EQ(bug.severity, Severity::kMemory);
+  EXPECT_EQ(bug.verdict, Verdict::kOutsideWrite);
+  EXPECT_EQ(bug.confidence, Confidence::kHigh);
+  EXPECT_EQ(bug.confidence_reason, "");
+  EXPECT_EQ(bug.detail, "outside_write in out");
+  EXPECT_EQ(bug.issue, "");
+}
+
+TEST(BugTest, TwoCulpritsAreTwoBugs) {
+  const std::vector<Bug> bugs =
+      GroupBugs({Stored(Tril(DType::kFloat32)),
+                 Stored(Tril(DType::kFloat64, Verdict::kOutsideWrite, "self",
+                             "permuted"))});
+  ASSERT_EQ(bugs.size(), 2u);
+  EXPECT_NE(bugs[0].id, bugs[1].id);
+  EXPECT_NE(bugs[0].culprit, bugs[1].culprit);
+}
+
+// One root cause shows as several verdicts of a family: the bug takes the
+// most severe, and that finding represents it.
+TEST(BugTest, ABugIsAsSevereAsItsMostSevereFinding) {
+  const std::vector<Bug> bugs =
+      GroupBugs({Stored(Tril(DType::kFloat32, Verdict::kMismatch)),
+                 Stored(Tril(DType::kFloat64, Verdict::kOutsideWrite))});
+  ASSERT_EQ(bugs.size(), 1u);
+  EXPECT_EQ(bugs[0].severity, Severity::kMemory);
+  EXPECT_EQ(bugs[0].verdict, Verdict::kOutsideWrite);
+  EXPECT_THAT(bugs[0].dtypes, ElementsAre("f32", "f64"));
+  EXPECT_EQ(bugs[0].findings[0],
+            Stored(Tril(DType::kFloat64, Verdict::kOutsideWrite)).dir);
+}
+
+TEST(BugTest, DismissedFindingsAndBaselineFailuresAreNotBugs) {
+  Finding flaky = Tril(DType::kFloat32);
+  flaky.dismissal = Dismissal::kFlaky;
+  Finding overlap = Tril(DType::kFloat16);
+  overlap.dismissal = Dismissal::kOverlap;
+  Finding baseline = Tril(DType::kFloat64, Verdict::kCrash);
+  baseline.outcome.kind = FindingKind::kBaselineFailure;
+  EXPECT_TRUE(
+      GroupBugs({Stored(flaky), Stored(overlap), Stored(baseline)}).empty());
+}
+
+// Dtypes fold, unless the blame says the dtype alone is the bug.
+TEST(BugTest, DTypeSpecificFindingsAreBugsOfTheirOwn) {
+  const std::vector<Bug> bugs = GroupBugs(
+      {Stored(Tril(DType::kUInt8, Verdict::kInternalAssert, "self", "dtype")),
+       Stored(Tril(DType::kInt8, Verdict::kInternalAssert, "self", "dtype"))});
+  ASSERT_EQ(bugs.size(), 2u);
+  EXPECT_EQ(bugs[0].key, "aten::tril|out|self|dtype|internal_assert|i8");
+}
+
+TEST(BugTest, BugsRankByConfidenceThenSeverityThenHits) {
+  Finding aliased = Tril(DType::kFloat32, Verdict::kMismatch, "self", "x");
+  aliased.c.aliases = {Alias{"out", "self"}};
+  const std::vector<Bug> bugs = GroupBugs({
+      Stored(Tril(DType::kFloat32, Verdict::kLayoutContract), 100),
+      Stored(aliased, 50),
+      Stored(Tril(DType::kFloat32, Verdict::kMismatch, "self", "y"), 1),
+      Stored(Tril(DType::kFloat32, Verdict::kMismatch, "self", "z"), 7),
+      Stored(Tril(DType::kFloat32, Verdict::kRejectionMismatch), 9),
+      Stored(Tril(DType::kFloat32, Verdict::kTimeout), 1),
+      Stored(Tril(DType::kFloat32, Verdict::kCrash), 1),
+  });
+  std::vector<std::string> order;
+  for (const Bug& b : bugs) {
+    order.push_back(absl::StrCat(VerdictName(b.verdict), ":", b.feature, ":",
+                                 ConfidenceName(b.confidence)));
+  }
+  EXPECT_THAT(
+      order,
+      ElementsAre("crash:gapped:high", "mismatch:z:high", "mismatch:y:high",
+                  "timeout:gapped:high", "rejection_mismatch:gapped:high",
+                  "layout_contract:gapped:high", "mismatch:x:low"));
+}
+
+TEST(BugTest, ArgumentsSharingMemoryWithAnOutputAreLowConfidence) {
+  Finding f;
+  f.c = LoadKnownCase("masked_select-out-aliasing-mask-heap-corruption");
+  f.outcome.verdict = Verdict::kCrash;
+  const ConfidenceJudgement j = ConfidenceOf(f);
+  EXPECT_EQ(j.confidence, Confidence::kLow);
+  EXPECT_THAT(j.reason, HasSubstr("out shares memory with mask"));
+  // The bug is kept, marked and its reason given.
+  const std::vector<Bug> bugs = GroupBugs({Stored(f)});
+  ASSERT_EQ(bugs.size(), 1u);
+  EXPECT_EQ(bugs[0].confidence, Confidence::kLow);
+  EXPECT_EQ(bugs[0].confidence_reason, j.reason);
+}
+
+TEST(BugTest, WritingAnExpandedTensorIsLowConfidenceReadingOneIsNot) {
+  Finding written = Tril(DType::kFloat32);
+  Finding read = written;
+  for (Argument& a : written.c.args) {
+    if (a.name == "out") std::get<TensorSpec>(a.value).layout.strides[0] = 0;
+  }
+  for (Argument& a : read.c.args) {
+    if (a.name == "self") std::get<TensorSpec>(a.value).layout.strides[0] = 0;
+  }
+  const ConfidenceJudgement j = ConfidenceOf(written);
+  EXPECT_EQ(j.confidence, Confidence::kLow);
+  EXPECT_THAT(j.reason, HasSubstr("out is written and zero_stride"));
+  EXPECT_EQ(ConfidenceOf(read).confidence, Confidence::kHigh);
+  EXPECT_EQ(ConfidenceOf(Tril(DType::kFloat32)).confidence, Confidence::kHigh);
+}
+
+// An op that says which layouts it takes has told the user; an internal
+// view that cannot take the layout is the op's own failure.
+TEST(BugTest, RejectionsStatingALayoutPreconditionAreLowConfidence) {
+  Finding stated = Tril(DType::kFloat32, Verdict::kRejectionMismatch);
+  stated.outcome.evidence.error =
+      "saved_v must be contiguous\nException raised from ...";
+  const ConfidenceJudgement j = ConfidenceOf(stated);
+  EXPECT_EQ(j.confidence, Confidence::kLow);
+  EXPECT_THAT(j.reason, HasSubstr("\"saved_v must be contiguous\""));
+  stated.outcome.evidence.error =
+      "Unsupported memory format. Supports only ChannelsLast, Contiguous";
+  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
+  stated.outcome.evidence.error =
+      "expected values to be a strided and contiguous tensor";
+  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
+  stated.outcome.evidence.error =
+      "Tensor must have a storage_offset divisible by 2";
+  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
+  stated.outcome.evidence.error =
+      "for now to_padded_tensor only supports contiguous nested tensor";
+  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
+
+  Finding internal = stated;
+  internal.outcome.evidence.error =
+      "view size is not compatible with input tensor's size and stride (at "
+      "least one dimension spans across two contiguous subspaces). Use "
+      ".reshape(...) instead.";
+  EXPECT_EQ(ConfidenceOf(internal).confidence, Confidence::kHigh);
+  // Only rejections: the same words in a wrong answer's evidence count
+  // for nothing.
+  Finding wrong = Tril(DType::kFloat32, Verdict::kMismatch);
+  wrong.outcome.evidence.error = "saved_v must be contiguous";
+  EXPECT_EQ(ConfidenceOf(wrong).confidence, Confidence::kHigh);
+}
+
+// CPU against CUDA: a difference in the op's first result is high
+// confidence, one only in a later output low (Note [Device differences by
+// design] in oracles/run_case.cc).
+TEST(BugTest, DeviceMismatchesOnlyInLaterOutputsAreLowConfidence) {
+  Finding out = Tril(DType::kFloat32, Verdict::kDeviceMismatch);
+  out.outcome.evidence.where = "out on cuda";
+  EXPECT_EQ(ConfidenceOf(out).confidence, Confidence::kHigh);
+  Finding functional = out;
+  functional.c.variant = Variant::kFunctional;
+  functional.outcome.evidence.where = "output 0 on cuda";
+  EXPECT_EQ(ConfidenceOf(functional).confidence, Confidence::kHigh);
+  functional.outcome.evidence.where = "output 1 on cuda";
+  const ConfidenceJudgement j = ConfidenceOf(functional);
+  EXPECT_EQ(j.confidence, Confidence::kLow);
+  EXPECT_THAT(j.reason, HasSubstr("differ in output 1 on cuda, not in the "
+                                  "op's first result"));
+  // Only device mismatches: a layout variant's difference in a later
+  // output is as much a bug as in the first.
+  Finding layout = functional;
+  layout.outcome.verdict = Verdict::kMismatch;
+  EXPECT_EQ(ConfidenceOf(layout).confidence, Confidence::kHigh);
+}
+
+// put/index_put with accumulate=False leave repeated positions undefined:
+// a wrong answer there is kept at low confidence; with distinct indices,
+// or accumulating, it is high.
+TEST(BugTest, RepeatedIndicesWithoutAccumulateAreLowConfidence) {
+  auto put = [](Distribution index_values, bool accumulate) {
+    ValueRecipe ones;
+    ones.distribution = Distribution::kOnes;
+    ValueRecipe index;
+    index.distribution = index_values;
+    index.high = 3;
+    Case c;
+    c.op = "aten::put";
+    c.args.push_back(Arg("self", Contiguous({4}, DType::kFloat32, ones)));
+    c.args.push_back(Arg("index", Contiguous({3}, DType::kInt64, index)));
+    c.args.push_back(Arg("source", Contiguous({3}, DType::kFloat32, ones)));
+    c.args.push_back(Arg("accumulate", accumulate));
+    CaseOutcome outcome;
+    outcome.verdict = Verdict::kMismatch;
+    return MakeFinding(c, outcome);
+  };
+  const ConfidenceJudgement repeated =
+      ConfidenceOf(put(Distribution::kZeros, false));
+  EXPECT_EQ(repeated.confidence, Confidence::kLow);
+  EXPECT_THAT(repeated.reason, HasSubstr("index repeats a position"));
+  EXPECT_EQ(ConfidenceOf(put(Distribution::kUniqueIndices, false)).confidence,
+            Confidence::kHigh);
+  EXPECT_EQ(ConfidenceOf(put(Distribution::kZeros, true)).confidence,
+            Confidence::kHigh);
+  // Left out, accumulate is the schema's default: False.
+  Finding defaulted = put(Distribution::kZeros, false);
+  defaulted.c.args.pop_back();
+  EXPECT_EQ(ConfidenceOf(defaulted).confidence, Confidence::kLow);
+}
+
+// A bug is high confidence when any of its findings is.
+TEST(BugTest, OneWellDefinedFindingMakesTheBugHighConfidence) {
+  Finding aliased = Tril(DType::kFloat64);
+  aliased.c.aliases = {Alias{"out", "self"}};
+  const std::vector<Bug> bugs =
+      GroupBugs({Stored(aliased), Stored(Tril(DType::kFloat32))});
+  ASSERT_EQ(bugs.size(), 1u);
+  EXPECT_EQ(bugs[0].confidence, Confidence::kHigh);
+  EXPECT_EQ(bugs[0].confidence_reason, "");
+}
+
+TEST(BugTest, FamiliesAndSeverities) {
+  const std::vector<std::tuple<Verdict, std::string, Severity>> want = {
+      {Verdict::kMismatch, "wrong_values", Severity::kWrongValues},
+      {Verdict::kNanIntroduced, "wrong_values", Severity::kWrongValues},
+      {Verdict::kOutsideWrite, "wrong_values", Severity::kMemory},
+      {Verdict::kInputModified, "wrong_values", Severity::kMemory},
+      {Verdict::kDeviceMismatch, "wrong_values", Severity::kWrongValues},
+      {Verdict::kGradMismatch, "gradient", Severity::kWrongValues},
+      {Verdict::kRejectionMismatch, "rejection", Severity::kRejection},
+      {Verdict::kInternalAssert, "internal_assert", Severity::kAssertOrHang},
+      {Verdict::kCrash, "crash", Severity::kMemory},
+      {Verdict::kOom, "crash", Severity::kMemory},
+      {Verdict::kTimeout, "hang", Severity::kAssertOrHang},
+      {Verdict::kLayoutContract, "layout_contract", Severity::kContract},
+  };
+  for (const auto& [verdict, family, severity] : want) {
+    EXPECT_EQ(VerdictFamily(verdict), family) << verdict;
+    EXPECT_EQ(SeverityOf(verdict), severity) << verdict;
+  }
+  EXPECT_EQ(SeverityName(Severity::kAssertOrHang), "assert_or_hang");
+  EXPECT_EQ(SeverityName(Severity::kContract), "layout_contract");
+  EXPECT_EQ(ConfidenceName(Confidence::kLow), "low");
+}
+
+TEST(BugTest, BugIdsAreShortStableFileNames) {
+  Finding f = Tril(DType::kFloat32);
+  f.c.op = "myns::odd/op name";
+  EXPECT_THAT(BugId(f),
+              MatchesRegex("odd_op_name-out-wrong_values-[0-9a-f]{8}"));
+  EXPECT_EQ(BugId(f), BugId(f));
+}
+
+// The representative of a bug (its first finding, whose issue.md is the
+// bug's) is the smallest of its most severe findings.
+TEST(BugTest, ReadFindingsDirReadsFindingsAndSkipsTheRest) {
+  const fs::path dir = fs::path(testing::TempDir()) /
+                       absl::StrCat("dpfuzz_bug_read_", ::getpid());
+  fs::remove_all(dir);
+  absl::StatusOr<FindingsStore> store = FindingsStore::Open(dir.string());
+  ASSERT_TRUE(store.ok()) << store.status();
+  Finding small = Tril(DType::kFloat64);
+  for (TensorSpec* spec : AllTensorSpecsOf(small.c)) spec->layout.sizes[0] = 1;
+  absl::StatusOr<Recorded> big = store->Record(Tril(DType::kFloat32));
+  ASSERT_TRUE(big.ok()) << big.status();
+  ASSERT_TRUE(store->Record(Tril(DType::kFloat32)).ok());
+  absl::StatusOr<Recorded> representative = store->Record(small);
+  ASSERT_TRUE(representative.ok()) << representative.status();
+  for (const std::string& d : {big->path, representative->path}) {
+    ASSERT_TRUE(
+        WriteFileAtomically(d + "/issue.md", "# issue\n", "issue").ok());
+  }
+  fs::create_directories(dir / "errors" / "e1");
+  ASSERT_TRUE(WriteFileAtomically((dir / "errors/e1/error.json").string(), "{}",
+                                  "error")
+                  .ok());
+
+  absl::StatusOr<std::vector<StoredFinding>> read =
+      ReadFindingsDir(dir.string());
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_EQ(read->size(), 2u);
+  int64_t hits = 0;
+  for (const StoredFinding& s : *read) {
+    hits += s.hits;
+    EXPECT_EQ(s.finding.blame, (Blame{"out", "gapped"}));
+    EXPECT_EQ(s.finding.outcome.verdict, Verdict::kOutsideWrite);
+  }
+  EXPECT_EQ(hits, 3);
+  const std::vector<Bug> bugs = GroupBugs(*read);
+  ASSERT_EQ(bugs.size(), 1u);
+  EXPECT_THAT(bugs[0].findings, ElementsAre(representative->path, big->path));
+  EXPECT_EQ(bugs[0].issue, representative->path + "/issue.md");
+  EXPECT_EQ(bugs[0].hits, 3);
+  // A campaign writes issue.md for the finding it checked first, which
+  // need not be the representative: the bug's issue is still found.
+  fs::remove(representative->path + "/issue.md");
+  EXPECT_EQ(GroupBugs(*read)[0].issue, big->path + "/issue.md");
+
+  EXPECT_FALSE(ReadFindingsDir((dir / "missing").string()).ok());
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace dpfuzz
