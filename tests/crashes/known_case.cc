@@ -12,8 +12,10 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "generators/case_json.h"
 #include "gtest/gtest.h"
+#include "oracles/verdict.h"
 
 namespace dpfuzz {
 namespace {
@@ -74,6 +76,28 @@ std::optional<std::string> ReleaseIn(const std::string& name,
 }
 
 }  // namespace
+
+Verdict KnownFindingVerdict(const std::string& name) {
+  std::ifstream in(KnownDir(name) / "issue.md");
+  std::string line;
+  while (std::getline(in, line)) {
+    absl::string_view rest = line;
+    if (!absl::ConsumePrefix(&rest, "- verdict: `")) continue;
+    const std::string word(rest.substr(0, rest.find('`')));
+    absl::StatusOr<Verdict> v = ParseVerdict(word);
+    if (v.ok()) return *v;
+    ADD_FAILURE() << "known_findings/" << name << "/issue.md: verdict \""
+                  << word << "\" is none of dpfuzz's: " << v.status();
+    return Verdict::kAgree;
+  }
+  ADD_FAILURE() << "known_findings/" << name
+                << "/issue.md has no \"- verdict: `...`\" line";
+  return Verdict::kAgree;
+}
+
+bool KnownFindingHasHandWrittenRepro(const std::string& name) {
+  return std::filesystem::exists(KnownDir(name) / "repro.py");
+}
 
 bool KnownFindingShows(const std::string& name) {
   const std::optional<std::string> found_in = ReleaseIn(name, "found_in");

@@ -10,7 +10,7 @@
 
 #include <string>
 
-#include "crashes/finding.h"
+#include "crashes/findings/finding.h"
 #include "generators/case.h"
 
 namespace dpfuzz {
@@ -31,6 +31,15 @@ bool KnownFindingShows(const std::string& name);
 // tensors (same strides): a smaller `rows`, a smaller case of the same bug.
 // Its evidence detail is "rows <rows>".
 Finding TrilOutFinding(int64_t rows);
+
+// The verdict known_findings/<name>/issue.md gives on its "- verdict:"
+// line (the first `word` there, e.g. "- verdict: `outside_write`"); fails
+// the calling test and returns kAgree when there is none.
+Verdict KnownFindingVerdict(const std::string& name);
+
+// Whether known_findings/<name> keeps a hand-written repro.py: its case does
+// not show the bug in one run of a generated repro (known_findings/README.md).
+bool KnownFindingHasHandWrittenRepro(const std::string& name);
 
 // Whether the LibTorch under test is `release` ("2.11.0") or newer; fails
 // the calling test when `release` is malformed.
