@@ -2,12 +2,14 @@
 
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/files.h"
 #include "crashes/findings/finding.h"
 #include "crashes/isolation/fork_server.h"
 #include "crashes/isolation/worker.h"
@@ -120,28 +122,46 @@ int ReplayMain(const std::vector<std::string>& paths) {
   return s.errors > 0 ? kUsageError : 0;
 }
 
+// --out, its folder made first as `mkdir -p` would: naming a new folder
+// for a repro, a reduced case or a report is enough.
+absl::StatusOr<std::string> OutPath() {
+  const std::string out = OutFlag();
+  const std::string folder = std::filesystem::path(out).parent_path().string();
+  if (!folder.empty()) {
+    const absl::Status made = MakeDirectories(folder, "--out folder");
+    if (!made.ok()) return made;
+  }
+  return out;
+}
+
 int ReproMain(const std::vector<std::string>& args) {
   absl::StatusOr<ReproFormat> format = ReproFormatFromFlags();
   if (!format.ok()) return UsageFailure(format.status());
   absl::StatusOr<SupervisorOptions> isolation = IsolationFromFlags();
   if (!isolation.ok()) return UsageFailure(isolation.status());
+  absl::StatusOr<std::string> out = OutPath();
+  if (!out.ok()) return UsageFailure(out.status());
   const absl::Status s =
-      RunReproCommand(args, *format, OutFlag(), *isolation, std::cout);
+      RunReproCommand(args, *format, *out, *isolation, std::cout);
   return s.ok() ? 0 : UsageFailure(s);
 }
 
 int ReduceMain(const std::vector<std::string>& args) {
   absl::StatusOr<SupervisorOptions> isolation = IsolationFromFlags();
   if (!isolation.ok()) return UsageFailure(isolation.status());
+  absl::StatusOr<std::string> out = OutPath();
+  if (!out.ok()) return UsageFailure(out.status());
   const absl::Status s =
-      RunReduceCommand(args, OutFlag(), *isolation, std::cout, std::cerr);
+      RunReduceCommand(args, *out, *isolation, std::cout, std::cerr);
   return s.ok() ? 0 : UsageFailure(s);
 }
 
 int ReportMain(const std::vector<std::string>& args) {
   absl::StatusOr<ReportFormat> format = ReportFormatFromFlags();
   if (!format.ok()) return UsageFailure(format.status());
-  const absl::Status s = RunReportCommand(args, *format, OutFlag(), std::cout);
+  absl::StatusOr<std::string> out = OutPath();
+  if (!out.ok()) return UsageFailure(out.status());
+  const absl::Status s = RunReportCommand(args, *format, *out, std::cout);
   return s.ok() ? 0 : UsageFailure(s);
 }
 

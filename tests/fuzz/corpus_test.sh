@@ -23,12 +23,13 @@ grep -q "aten::add.Tensor" "$dir/f/report.md" || die "the coverage map does not 
 
 # The second campaign starts from the corpus: it mutates its cases, and
 # the queue of mutated cases is empty when it ends.
-"$dpfuzz" "${args[@]}" --runs=300 --seed=4 >"$dir/second.out" 2>&1
+"$dpfuzz" "${args[@]}" --runs=300 --seed=4 --summary_json="$dir/second.json" \
+  >"$dir/second.out" 2>&1
 second=$(cells "$dir/second.out")
 [ -n "$second" ] && [ "$second" -ge "$first" ] || die "second run lost cells ($first -> $second)"
 [ -z "$(ls "$dir/corpus/.queue" 2>/dev/null)" ] || die "mutated cases left in the queue"
 grep -q "^SUMMARY: .* cases=300 " "$dir/second.out" || die "second run: $(grep SUMMARY "$dir/second.out")"
-grep -q "errors=0 " "$dir/second.out" || die "corpus draws made errors: $(grep -E 'ERROR' "$dir/second.out" | head -3)"
+[ "$(json "$dir/second.json" "j['errors']")" = 0 ] || die "corpus draws made errors: $(grep -E 'ERROR' "$dir/second.out" | head -3)"
 
 [ "$fail" = 0 ] || tail -5 "$dir/first.out" "$dir/second.out"
 exit $fail

@@ -75,6 +75,13 @@ fi
 # repro of a case without finding.json runs it first to learn its verdict.
 expect 0 "repro of a bare case" -- repro "$dir/two/a/case.json"
 grep -q "verdict outside_write" "$dir/out" || { echo "FAIL: bare case repro"; fail=1; }
+# --out in a folder that does not exist yet: made, as mkdir -p would.
+expect 0 "repro into a new folder" -- repro "$dir/two/a/case.json" --format=cpp --out="$dir/new/r/repro.cc"
+[ -f "$dir/new/r/repro.cc" ] && [ -f "$dir/new/r/CMakeLists.txt" ] ||
+  { echo "FAIL: repro --out in a new folder wrote nothing"; fail=1; }
+touch "$dir/afile"
+usage_error "repro out under a file" "--out folder $dir/afile exists and is not a directory" -- \
+  repro "$dir/two/a/case.json" --out="$dir/afile/repro.py"
 # A short campaign on a correct-looking op: SUMMARY line and summary JSON.
 expect_status() { "$dpfuzz" "$@" >"$dir/out" 2>&1; echo $?; }
 status=$(expect_status --op=flip --runs=300 --seed=3 --findings="$dir/f" --summary_json="$dir/s.json")
