@@ -258,13 +258,22 @@ absl::StatusOr<std::optional<BuiltCase>> BuildCaseWithBaseline(
   never_overlap.insert(spec.never_overlap.begin(), spec.never_overlap.end());
   VaryLayouts(c.args, never_overlap, spec.fixed_layout, options, rng);
 
-  // The probe: the functional call on the baseline of these inputs.
+  // The probe: the functional call on the baseline of these inputs. Its
+  // tensors are made without grad mode, but the call runs under the grad
+  // mode RunCase runs the baseline and the variant under, for the probe's
+  // run may become the case's baseline run: an op that takes another path
+  // by grad mode (cumprod_backward) would be judged on two paths, not two
+  // layouts.
   std::optional<BaselineRun> run;
   {
-    at::NoGradGuard no_grad;
-    DPFUZZ_ASSIGN_OR_RETURN(CaseTensors tensors, MaterializeVariant(c));
-    BeforeProbe(c, options);
-    CaseTensors baseline = MaterializeBaseline(tensors);
+    CaseTensors tensors;
+    CaseTensors baseline;
+    {
+      at::NoGradGuard no_grad;
+      DPFUZZ_ASSIGN_OR_RETURN(tensors, MaterializeVariant(c));
+      BeforeProbe(c, options);
+      baseline = MaterializeBaseline(tensors);
+    }
     DPFUZZ_ASSIGN_OR_RETURN(CallResult probe,
                             Invoke(functional, c, baseline.args));
     run =

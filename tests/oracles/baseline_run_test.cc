@@ -13,6 +13,7 @@
 #include "generators/rng.h"
 #include "oracles/case_builder.h"
 #include "oracles/run_case.h"
+#include "tests/planted/correct_specs.h"
 #include "tests/planted/planted_specs.h"
 
 namespace dpfuzz {
@@ -64,6 +65,23 @@ TEST(BaselineRunTest, RunCaseJudgesTheProbesRunAsTheCaseAlone) {
     ExpectSameOutcomes(spec, 4, forward_only, curated);
   }
   EXPECT_GE(curated.taken_over, 100);
+}
+
+// The probe runs under the grad mode the case's baseline and variant run
+// under: an op that takes another path by grad mode, judged from the
+// probe's run, compares layouts, not paths.
+TEST(BaselineRunTest, TheProbeRunsUnderTheGradModeOfTheCase) {
+  BuildOptions forward_only;
+  forward_only.check_grad = false;
+  const OpSpec* grad_mode_path = nullptr;
+  for (const OpSpec& spec : CorrectOps()) {
+    if (spec.op == "correct::grad_mode_path") grad_mode_path = &spec;
+  }
+  ASSERT_NE(grad_mode_path, nullptr);
+  TakenOver tally;
+  ExpectSameOutcomes(*grad_mode_path, 40, forward_only, tally);
+  EXPECT_GE(tally.taken_over, 30);
+  EXPECT_EQ(tally.findings, 0);
 }
 
 struct KeptRuns {

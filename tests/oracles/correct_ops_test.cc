@@ -129,7 +129,7 @@ TEST_P(CorrectOpsTest, NoFindingInEveryDtype) {
 
 INSTANTIATE_TEST_SUITE_P(Correct, CorrectOpsTest,
                          ::testing::Values("widen_cumsum", "order_sum", "noisy",
-                                           "running_update"),
+                                           "running_update", "grad_mode_path"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return info.param;
                          });

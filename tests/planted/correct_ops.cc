@@ -5,8 +5,8 @@
 // something a naive differential oracle mistakes for a bug: it returns
 // another dtype than it takes, accumulates in its own low precision in an
 // order that depends on the layout (and may overflow in one order only),
-// returns random values, reads past an argument that does not fit the
-// others, updates an argument in place by design without a schema
+// returns random values, takes another path by grad mode, reads past an
+// argument that does not fit the others, updates an argument in place by design without a schema
 // annotation, or writes its out= element by element while it reads (right
 // unless out shares memory with self, which PyTorch leaves undefined). One
 // control is wrong on purpose (flat_running_update), to show that the contract
@@ -15,6 +15,7 @@
 
 #include <ATen/ATen.h>
 #include <ATen/Dispatch.h>
+#include <ATen/core/grad_mode.h>
 #include <ATen/native/Resize.h>
 #include <torch/library.h>
 
@@ -84,6 +85,16 @@ at::Tensor OrderSum(const at::Tensor& self, int64_t dim, double scale) {
 }
 
 // Random values, deterministic shape: self plus uniform noise.
+// Another path by grad mode, as some kernels take one (cumprod_backward: a
+// formula autograd can differentiate again while grad mode is on, a cheaper
+// one while it is off, which round otherwise): here self + 1 with grad mode
+// on and self + 2 with it off, both right by this op's contract. A
+// differential check that runs its two sides under different grad modes
+// compares two paths, not two layouts.
+at::Tensor GradModePath(const at::Tensor& self) {
+  return self + (at::GradMode::is_enabled() ? 1 : 2);
+}
+
 at::Tensor Noisy(const at::Tensor& self) { return self + at::rand_like(self); }
 
 // self times weight[c] along self's last dim, weight read through its
@@ -176,6 +187,7 @@ TORCH_LIBRARY(correct, m) {
          TORCH_FN(WidenCumsum));
   m.def("order_sum(Tensor self, int dim, float scale) -> Tensor", OrderSum);
   m.def("noisy(Tensor self) -> Tensor", Noisy);
+  m.def("grad_mode_path(Tensor self) -> Tensor", GradModePath);
   m.def("reverse_neg(Tensor self) -> Tensor", ReverseNeg);
   m.def("reverse_neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
         ReverseNegOut);

@@ -40,6 +40,7 @@ std::vector<Argument> OrderSumArgs(Rng& rng, DType dtype) {
               FloatArg{static_cast<double>(int64_t{1} << rng.Uniform(0, 12))})};
 }
 
+// One tensor of any values (correct::noisy, correct::grad_mode_path).
 std::vector<Argument> NoisyArgs(Rng& rng, DType dtype) {
   return {Arg("self", Values(RandomShape(rng, 0, 4), dtype, rng))};
 }
@@ -65,6 +66,12 @@ const std::vector<OpSpec>& CorrectOps() {
     noisy.rules = kRuleCheckDeterminism;  // As a generic op's.
     v->push_back(noisy);
     v->push_back(Correct("running_update", Floating(), &RunningUpdateArgs));
+    // Exact: its two results differ by one, far past any tolerance, and a
+    // widened reference would only blur what the test asks.
+    OpSpec grad_mode = Correct("grad_mode_path", {DType::kFloat32, DType::kFloat64},
+                               &NoisyArgs);
+    grad_mode.comparison = Comparison::kExact;
+    v->push_back(grad_mode);
     return v;
   }();
   return *ops;

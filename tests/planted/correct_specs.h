@@ -17,8 +17,9 @@ namespace dpfuzz {
 // correct::widen_cumsum (mixed dtypes), correct::order_sum (an
 // accumulation in half or bfloat16 whose order follows the layout, large
 // enough to overflow half in one order only), correct::noisy (random
-// values, judged as a generic op is: kRuleCheckDeterminism) and
-// correct::running_update (mutates running_mean by design).
+// values, judged as a generic op is: kRuleCheckDeterminism),
+// correct::running_update (mutates running_mean by design) and
+// correct::grad_mode_path (another result by grad mode).
 const std::vector<OpSpec>& CorrectOps();
 
 // correct::flat_running_update, the control: running_update (float32) that
