@@ -197,7 +197,9 @@ namespace {
 // The layout precondition a rejection's error states, its first line; ""
 // when it states none: contiguity or a memory format asked for, or a
 // requirement ("must") on strides or the storage offset (view_as_complex:
-// "Tensor must have a last dimension with stride 1").
+// "Tensor must have a last dimension with stride 1"), or a check on them
+// that TORCH_CHECK words ("Expected X.is_contiguous(memory_format) to be
+// true").
 std::string StatedLayoutPrecondition(const std::string& error) {
   const std::string line = error.substr(0, error.find('\n'));
   const std::string lower = absl::AsciiStrToLower(line);
@@ -211,6 +213,16 @@ std::string StatedLayoutPrecondition(const std::string& error) {
   static const std::regex kToBeContiguous(
       R"((must|to) be (an? )?(\w+ and )?contiguous)");
   if (std::regex_search(lower, kToBeContiguous)) return line;
+  // A bare TORCH_CHECK on the layout words its condition: "Expected
+  // X.is_contiguous(memory_format) to be true, but got false."
+  static const std::regex kExpectedTrue(R"(expected (.*) to be true)");
+  std::smatch condition;
+  if (std::regex_search(lower, condition, kExpectedTrue)) {
+    for (absl::string_view words :
+         {"contiguous", "stride", "memory_format", "storage_offset"}) {
+      if (absl::StrContains(condition[1].str(), words)) return line;
+    }
+  }
   const bool on_layout = absl::StrContains(lower, "stride") ||
                          absl::StrContains(lower, "storage_offset") ||
                          absl::StrContains(lower, "storage offset");

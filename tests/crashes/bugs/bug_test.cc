@@ -188,6 +188,19 @@ TEST(BugTest, RejectionsStatingALayoutPreconditionAreLowConfidence) {
   stated.outcome.evidence.error =
       "for now to_padded_tensor only supports contiguous nested tensor";
   EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
+  // A bare TORCH_CHECK on the layout (native_group_norm's).
+  stated.outcome.evidence.error =
+      "Expected X.is_contiguous(memory_format) to be true, but got false.  "
+      "(Could this error message be improved?  If so, please report an "
+      "enhancement request to PyTorch.)";
+  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
+  stated.outcome.evidence.error =
+      "Expected grad_output.stride(-1) == 1 to be true, but got false.";
+  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
+  // A bare check on something else states no layout precondition.
+  stated.outcome.evidence.error =
+      "Expected input.dim() == 4 to be true, but got false.";
+  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kHigh);
 
   Finding internal = stated;
   internal.outcome.evidence.error =
