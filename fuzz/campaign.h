@@ -124,7 +124,8 @@ CampaignSummary RunCampaign(const CampaignOptions& options, std::ostream& log,
 // rates) is in SummaryJson.
 std::string SummaryLine(const CampaignSummary& summary);
 
-// planned, cases, bugs (a count), bug_list (id, summary, dir, hits),
+// planned, cases, bugs (a count), bug_list (id, summary, dir, hits,
+// low_confidence, first_seen_seconds),
 // findings (unique), hits, baseline_failures, flaky, overlap, invalid,
 // errors, culprits, abandoned, worker_deaths, seconds, start_seconds,
 // steady_cases_per_second, verdicts (a count

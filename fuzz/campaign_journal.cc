@@ -79,7 +79,8 @@ Json BugsJson(const std::map<std::string, BugRecord>& bugs) {
              {"summary", b.summary},
              {"hits", b.hits},
              {"layout", b.layout},
-             {"low_confidence", b.low_confidence}};
+             {"low_confidence", b.low_confidence},
+             {"first_seen_seconds", b.first_seen_seconds}};
   }
   return j;
 }
@@ -88,8 +89,11 @@ std::map<std::string, BugRecord> ReadBugs(const Json& j) {
   std::map<std::string, BugRecord> bugs;
   for (const auto& [id, b] : j.items()) {
     bugs[id] = {b.at("dir").get<std::string>(),
-                b.at("summary").get<std::string>(), b.at("hits").get<int64_t>(),
-                b.at("layout").get<bool>(), b.at("low_confidence").get<bool>()};
+                b.at("summary").get<std::string>(),
+                b.at("hits").get<int64_t>(),
+                b.at("layout").get<bool>(),
+                b.at("low_confidence").get<bool>(),
+                b.value("first_seen_seconds", 0.0)};
   }
   return bugs;
 }

@@ -51,7 +51,8 @@ std::string SummaryJson(const CampaignSummary& s) {
                     {"summary", bug.summary},
                     {"dir", bug.dir},
                     {"hits", bug.hits},
-                    {"low_confidence", bug.low_confidence}});
+                    {"low_confidence", bug.low_confidence},
+                    {"first_seen_seconds", bug.first_seen_seconds}});
   }
   nlohmann::json quarantined = nlohmann::json::array();
   for (const Quarantined& q : s.quarantined) {

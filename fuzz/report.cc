@@ -74,6 +74,9 @@ Json BugJson(const Bug& bug, const std::string& report_dir) {
       {"confidence_reason", bug.confidence_reason},
       {"dtypes", bug.dtypes},
       {"hits", bug.hits},
+      {"first_seen_seconds", bug.first_seen_seconds.has_value()
+                                 ? Json(*bug.first_seen_seconds)
+                                 : Json(nullptr)},
       {"detail", bug.detail},
       {"findings", findings},
       {"issue", bug.issue.empty() ? "" : RelativePath(bug.issue, report_dir)}};

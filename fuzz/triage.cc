@@ -94,7 +94,7 @@ std::string Triage::Store(const Finding& finding, const Case* original,
       ++pending_hits_[where];
       return where;
     }
-    absl::StatusOr<Recorded> recorded = store_->Record(finding, original);
+    absl::StatusOr<Recorded> recorded = store_->Record(finding, original, now_);
     if (recorded.ok()) {
       where = recorded->path;
       // Stored: this case, or one smaller.
@@ -189,6 +189,7 @@ std::optional<Finding> Triage::Unshared(const Finding& found) {
 
 void Triage::HandleFinding(const Finding& found, double elapsed,
                            double remaining) {
+  now_ = elapsed;
   if (overlapping_.count(found.signature)) {
     Finding f = found;
     f.dismissal = Dismissal::kOverlap;
@@ -335,6 +336,7 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
   if (!new_bug) return;
   BugRecord& bug = bugs_[id];
   bug.dir = where;
+  bug.first_seen_seconds = now_;
   const Evidence& e = finding.outcome.evidence;
   bug.summary = absl::StrCat(
       QualifiedOpName(finding.c), " ", VariantName(finding.c.variant), " ",

@@ -66,6 +66,9 @@ struct BugRecord {
   bool layout = true;  // False: a baseline failure.
   // Its first finding's confidence is low (crashes/bugs/bug.h's ConfidenceOf).
   bool low_confidence = false;
+  // The campaign's seconds (resumed runs included) when its first finding
+  // came: time to bug.
+  double first_seen_seconds = 0;
 };
 
 struct TriageCounts {
@@ -149,6 +152,8 @@ class Triage {
   std::unique_ptr<IsolatedRunner> runner_;
   bool runner_failed_ = false;
   double spent_seconds_ = 0;
+  // The campaign's seconds when the finding being handled came.
+  double now_ = 0;
   std::map<std::string, std::vector<Triaged>> causes_;  // By ReductionKey.
   std::map<std::string, std::string> bug_of_signature_;
   std::map<std::string, Blame> blame_of_signature_;

@@ -102,6 +102,11 @@ Bug BugOf(std::vector<Member>& members) {
     bug.dtypes.insert(dtypes.begin(), dtypes.end());
     bug.hits += m.stored->hits;
     bug.findings.push_back(m.stored->dir);
+    if (const std::optional<double>& seen = m.stored->first_seen_seconds;
+        seen.has_value() && (!bug.first_seen_seconds.has_value() ||
+                             *seen < *bug.first_seen_seconds)) {
+      bug.first_seen_seconds = seen;
+    }
   }
   if (bug.confidence == Confidence::kHigh) bug.confidence_reason.clear();
   // The campaign writes issue.md for the finding it checked first, which
@@ -407,6 +412,9 @@ absl::StatusOr<StoredFinding> ReadStoredFinding(const std::string& dir) {
   const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (j.contains("hits") && j["hits"].is_number_integer()) {
     stored.hits = j["hits"].get<int64_t>();
+  }
+  if (j.contains(kFirstSeenKey) && j[kFirstSeenKey].is_number()) {
+    stored.first_seen_seconds = j[kFirstSeenKey].get<double>();
   }
   return stored;
 }

@@ -37,6 +37,7 @@
 #define DPFUZZ_CRASHES_BUGS_BUG_H_
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -107,6 +108,10 @@ struct StoredFinding {
   std::string dir;  // The finding's directory.
   Finding finding;  // With its case (case.json).
   int64_t hits = 1;
+  // The campaign's seconds (resumed runs included) when it first saw this
+  // finding: finding.json's "first_seen_seconds", which campaigns write;
+  // none for findings stored otherwise.
+  std::optional<double> first_seen_seconds;
 };
 
 // Every finding directory (one holding finding.json) directly under `dir`,
@@ -126,6 +131,9 @@ struct Bug {
   std::string confidence_reason;  // "" when high.
   std::set<std::string> dtypes;   // "f32", ...
   int64_t hits = 0;               // Summed over its findings.
+  // The earliest of its findings' first_seen_seconds: how long the campaign
+  // took to find it (time to bug). None when no finding has one.
+  std::optional<double> first_seen_seconds;
   // Finding directories, representative first: most severe, then smallest
   // case (CaseSize), then by name.
   std::vector<std::string> findings;

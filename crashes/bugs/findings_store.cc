@@ -63,9 +63,10 @@ absl::Status LockError(const std::string& dir) {
       "findings directory ", dir, ": cannot lock: ", std::strerror(errno)));
 }
 
-// The hits and case recorded so far in `path`, if any.
+// The hits, first time seen and case recorded so far in `path`, if any.
 struct Stored {
   int64_t hits = 0;
+  std::optional<double> first_seen;
   std::optional<Case> c;
 };
 
@@ -77,6 +78,10 @@ Stored ReadStored(const std::string& path) {
     const Json j = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
     if (j.is_object() && j.contains("hits") && j["hits"].is_number_integer()) {
       stored.hits = j["hits"].get<int64_t>();
+    }
+    if (j.is_object() && j.contains(kFirstSeenKey) &&
+        j[kFirstSeenKey].is_number()) {
+      stored.first_seen = j[kFirstSeenKey].get<double>();
     }
   }
   absl::StatusOr<Case> c = LoadCaseFile(path + "/case.json");
@@ -105,7 +110,8 @@ std::string FindingsStore::PathFor(const Finding& finding) const {
 }
 
 absl::StatusOr<Recorded> FindingsStore::Record(const Finding& finding,
-                                               const Case* original) {
+                                               const Case* original,
+                                               std::optional<double> seen_at) {
   const DirLock lock(dir_);
   if (!lock.ok()) return LockError(dir_);
   Recorded r;
@@ -122,6 +128,10 @@ absl::StatusOr<Recorded> FindingsStore::Record(const Finding& finding,
           SaveCaseFile(*original, r.path + "/original.json"));
     }
     Json j = FindingJson(finding, r.hits);
+    if (const std::optional<double> first = r.is_new ? seen_at : stored.first_seen;
+        first.has_value()) {
+      j[kFirstSeenKey] = *first;
+    }
     if (absl::Status s =
             WriteReproFiles(finding.c, finding.outcome.verdict, r.path);
         !s.ok()) {

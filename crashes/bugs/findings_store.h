@@ -7,7 +7,8 @@
 // cannot be made, finding.json says why under "repro_error"). A finding whose
 // signature is already stored increments its hit count and replaces the
 // stored case when the new one is smaller (fewer elements in all), so the
-// store keeps one small case per bug. Every file is written atomically
+// store keeps one small case per bug, with the time its signature was
+// first seen. Every file is written atomically
 // (common/files.h): an interrupted run leaves each finding whole. Each
 // Record holds an flock on <dir>/.lock, so several dpfuzz processes (and
 // runs after runs) can share one directory without losing hits.
@@ -22,12 +23,17 @@
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "crashes/findings/finding.h"
 
 namespace dpfuzz {
+
+// finding.json's key for when a campaign first saw the finding: its seconds,
+// resumed runs included (time to bug).
+inline constexpr char kFirstSeenKey[] = "first_seen_seconds";
 
 struct Recorded {
   bool is_new = false;        // First hit of this signature in this directory.
@@ -42,9 +48,12 @@ class FindingsStore {
   static absl::StatusOr<FindingsStore> Open(const std::string& dir);
 
   // `original`: the case the finding was reduced from, kept beside it as
-  // original.json when the finding's case is written.
+  // original.json when the finding's case is written. `seen_at`: the
+  // campaign's seconds now, the finding's first_seen_seconds when it is
+  // new; a smaller case that replaces the stored one keeps the stored time.
   absl::StatusOr<Recorded> Record(const Finding& finding,
-                                  const Case* original = nullptr);
+                                  const Case* original = nullptr,
+                                  std::optional<double> seen_at = std::nullopt);
 
   // Adds `hits` to the hit count of the finding stored in `path`: hits
   // that a caller counted instead of recording each.

@@ -17,7 +17,7 @@ elements='import json,sys,math
 print(sum(math.prod(a["tensor"]["sizes"]) for a in json.load(open(sys.argv[1]))["args"] if "tensor" in a))'
 
 "$dpfuzz" --op=planted::sneaky_neg,planted::abort_neg --jobs=1 --max_time=30 \
-  --timeout=2 --seed=3 --findings="$dir/f" >"$dir/out" 2>&1
+  --timeout=2 --seed=3 --findings="$dir/f" --summary_json="$dir/s.json" >"$dir/out" 2>&1
 status=$?
 [ "$status" = 1 ] || die "campaign exit $status, expected 1"
 grep -q "^INFO: reduced planted::sneaky_neg" "$dir/out" || die "no reduction line for sneaky_neg"
@@ -30,6 +30,13 @@ for op in sneaky_neg abort_neg; do
   after=$(py "$elements" "$d/case.json")
   [ "$after" -le "$before" ] || die "$op: reduced case has $after elements, the original $before"
 done
+# Time to bug: each bug says when the campaign first saw it, in the summary
+# and in the report (through the reduced case that replaced the first).
+[ "$(json "$dir/s.json" "all(0 <= b['first_seen_seconds'] <= j['seconds'] for b in j['bug_list']) and len(j['bug_list']) == 2")" = True ] ||
+  die "summary bug_list lacks first_seen_seconds: $(json "$dir/s.json" "j['bug_list']")"
+"$dpfuzz" report "$dir/f" --format=json --out="$dir/report.json" 2>/dev/null
+[ "$(json "$dir/report.json" "all(isinstance(b['first_seen_seconds'], float) for b in j['bugs']) and len(j['bugs']) == 2")" = True ] ||
+  die "report.json bugs lack first_seen_seconds"
 # The minimal layouts (as tests/reducers/planted_reduction_test.cc states):
 # sneaky_neg rewrites any non-contiguous input: 2 elements with a gap (a
 # stride-0 dim would need less storage but costs more: Note [Natural

@@ -69,6 +69,21 @@ TEST(BugTest, OnePlantedBugInManyDTypesIsOneBug) {
   EXPECT_EQ(bug.issue, "");
 }
 
+// Time to bug: the earliest time any of its findings was first seen,
+// among those a campaign stamped.
+TEST(BugTest, ABugIsFirstSeenWithItsEarliestFinding) {
+  std::vector<StoredFinding> findings;
+  for (DType d : {DType::kFloat32, DType::kFloat64, DType::kInt64}) {
+    findings.push_back(Stored(Tril(d)));
+  }
+  EXPECT_FALSE(GroupBugs(findings)[0].first_seen_seconds.has_value());
+  findings[0].first_seen_seconds = 7.5;
+  findings[2].first_seen_seconds = 2.25;
+  const std::vector<Bug> bugs = GroupBugs(findings);
+  ASSERT_EQ(bugs.size(), 1u);
+  EXPECT_EQ(bugs[0].first_seen_seconds, 2.25);
+}
+
 TEST(BugTest, TwoCulpritsAreTwoBugs) {
   const std::vector<Bug> bugs =
       GroupBugs({Stored(Tril(DType::kFloat32)),

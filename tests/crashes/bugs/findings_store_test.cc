@@ -60,18 +60,22 @@ TEST(FindingsStoreTest, ANewFindingGetsItsCaseEvidenceAndRepros) {
   fs::remove_all(dir);
 }
 
-// Repeated hits count; the smallest case is kept, with its evidence.
+// Repeated hits count; the smallest case is kept, with its evidence and
+// the time its signature was first seen.
 TEST(FindingsStoreTest, HitsCountAndTheSmallestCaseIsKept) {
   const fs::path dir = FreshDir("smaller");
   absl::StatusOr<FindingsStore> store = FindingsStore::Open(dir.string());
   ASSERT_TRUE(store.ok()) << store.status();
-  ASSERT_TRUE(store->Record(TrilOutFinding(3)).ok());
-  absl::StatusOr<Recorded> bigger = store->Record(TrilOutFinding(4));
+  ASSERT_TRUE(store->Record(TrilOutFinding(3), nullptr, 1.5).ok());
+  absl::StatusOr<Recorded> bigger =
+      store->Record(TrilOutFinding(4), nullptr, 2.5);
   ASSERT_TRUE(bigger.ok()) << bigger.status();
   EXPECT_FALSE(bigger->is_new);
   EXPECT_FALSE(bigger->case_written);
   EXPECT_EQ(FindingJsonIn(bigger->path)["evidence"]["detail"], "rows 3");
-  absl::StatusOr<Recorded> smaller = store->Record(TrilOutFinding(1));
+  EXPECT_EQ(FindingJsonIn(bigger->path)[kFirstSeenKey], 1.5);
+  absl::StatusOr<Recorded> smaller =
+      store->Record(TrilOutFinding(1), nullptr, 3.5);
   ASSERT_TRUE(smaller.ok()) << smaller.status();
   EXPECT_TRUE(smaller->case_written);
   EXPECT_EQ(smaller->hits, 3);
@@ -79,6 +83,7 @@ TEST(FindingsStoreTest, HitsCountAndTheSmallestCaseIsKept) {
   const nlohmann::json j = FindingJsonIn(smaller->path);
   EXPECT_EQ(j["hits"], 3);
   EXPECT_EQ(j["evidence"]["detail"], "rows 1");
+  EXPECT_EQ(j[kFirstSeenKey], 1.5);
   absl::StatusOr<Case> stored = LoadCaseFile(smaller->path + "/case.json");
   ASSERT_TRUE(stored.ok());
   EXPECT_TRUE(*stored == TrilOutFinding(1).c);
