@@ -80,7 +80,8 @@ Json BugsJson(const std::map<std::string, BugRecord>& bugs) {
              {"hits", b.hits},
              {"layout", b.layout},
              {"low_confidence", b.low_confidence},
-             {"first_seen_seconds", b.first_seen_seconds}};
+             {"first_seen_seconds", b.first_seen_seconds},
+             {"lead_aliased", b.lead_aliased}};
   }
   return j;
 }
@@ -93,7 +94,8 @@ std::map<std::string, BugRecord> ReadBugs(const Json& j) {
                 b.at("hits").get<int64_t>(),
                 b.at("layout").get<bool>(),
                 b.at("low_confidence").get<bool>(),
-                b.value("first_seen_seconds", 0.0)};
+                b.value("first_seen_seconds", 0.0),
+                b.value("lead_aliased", false)};
   }
   return bugs;
 }

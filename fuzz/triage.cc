@@ -236,11 +236,32 @@ void Triage::HandleFinding(const Finding& found, double elapsed,
   if (const Triaged* same = SameCause(found, elapsed)) {
     Finding f = found;
     f.blame = same->blame;
-    Store(f, nullptr, /*check_repro=*/false);
+    StoreForBug(f, nullptr, same->bug_id);
     Attach(f, same->bug_id);
     return;
   }
   NewCause(found, elapsed, remaining);
+}
+
+// Note [The most ordinary lead]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A bug's lead finding is the one its issue.md and the report show first,
+// what a maintainer judges the bug by. Arguments that share memory are
+// calls PyTorch leaves undefined (Note [Overlap findings]): a bug first
+// seen so, when a finding of it without shared memory comes, is led by
+// that one, checked with Python and given its issue.md, so the report
+// does not ask a maintainer to dismiss a real bug as an aliasing case.
+// GroupBugs (crashes/bugs/bug.h) ranks a bug's findings the same way.
+std::string Triage::StoreForBug(const Finding& f, const Case* original,
+                                const std::string& bug_id) {
+  BugRecord& bug = bugs_[bug_id];
+  const bool lead = bug.lead_aliased && f.c.aliases.empty();
+  const std::string where = Store(f, original, /*check_repro=*/lead);
+  if (lead && store_ != nullptr) {
+    bug.dir = where;
+    bug.lead_aliased = false;
+  }
+  return where;
 }
 
 const Triage::Triaged* Triage::SameCause(const Finding& found, double elapsed) {
@@ -326,7 +347,9 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
   if (!(finding.c == found.c)) original = &found.c;
   const std::string id = BugId(finding);
   const bool new_bug = !bugs_.count(id);
-  const std::string where = Store(finding, original, /*check_repro=*/new_bug);
+  const std::string where =
+      new_bug ? Store(finding, original, /*check_repro=*/true)
+              : StoreForBug(finding, original, id);
   causes_[ReductionKey(found)].push_back(Triaged{finding.blame, id});
   Attach(finding, id);
   if (!(finding.signature == found.signature)) {
@@ -337,6 +360,7 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
   BugRecord& bug = bugs_[id];
   bug.dir = where;
   bug.first_seen_seconds = now_;
+  bug.lead_aliased = !finding.c.aliases.empty();
   const Evidence& e = finding.outcome.evidence;
   bug.summary = absl::StrCat(
       QualifiedOpName(finding.c), " ", VariantName(finding.c.variant), " ",

@@ -69,6 +69,9 @@ struct BugRecord {
   // The campaign's seconds (resumed runs included) when its first finding
   // came: time to bug.
   double first_seen_seconds = 0;
+  // Its lead finding (dir) shares memory between arguments; the first clean
+  // finding of the bug takes the lead (Note [The most ordinary lead]).
+  bool lead_aliased = false;
 };
 
 struct TriageCounts {
@@ -130,6 +133,11 @@ class Triage {
   struct Triaged;  // A reduced and blamed root cause.
 
   bool WithinBudget(double elapsed) const;
+  // Stores `f`, a finding of the existing bug `bug_id`, making it the bug's
+  // lead (checked, with its issue.md) when it is more ordinary than the
+  // lead (Note [The most ordinary lead]); returns where it is stored.
+  std::string StoreForBug(const Finding& f, const Case* original,
+                          const std::string& bug_id);
   // The triaged root cause `found` belongs to, found by one isolated run
   // per candidate of its ReductionKey.
   const Triaged* SameCause(const Finding& found, double elapsed);

@@ -64,14 +64,58 @@ std::set<std::string> DTypesOf(const Case& c) {
   return dtypes;
 }
 
-// A finding with what ranks it within its bug.
+// How plain a dtype is to a reader of a bug report, plainest first:
+// float32, what most code uses, then float64, the integers, bool, the
+// reduced floats and complex.
+int DTypePlainness(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32:
+      return 0;
+    case DType::kFloat64:
+      return 1;
+    case DType::kInt64:
+      return 2;
+    case DType::kInt32:
+    case DType::kInt16:
+    case DType::kInt8:
+    case DType::kUInt8:
+      return 3;
+    case DType::kBool:
+      return 4;
+    case DType::kFloat16:
+    case DType::kBFloat16:
+      return 5;
+    case DType::kComplex64:
+    case DType::kComplex128:
+      return 6;
+  }
+  return 7;
+}
+
+// The least plain dtype among a case's tensors.
+int CasePlainness(const Case& c) {
+  int plainness = 0;
+  for (const TensorSpec* spec : TensorSpecsOf(c)) {
+    plainness = std::max(plainness, DTypePlainness(spec->dtype));
+  }
+  return plainness;
+}
+
+// A finding with what ranks it within its bug: the most ordinary first
+// (Note [The most ordinary lead] in fuzz/triage.cc): no memory shared
+// between arguments, then the most severe, the plainest dtypes, the
+// smallest case.
 struct Member {
   const StoredFinding* stored;
   Severity severity;
   ConfidenceJudgement confidence;
   int64_t size;
+  bool aliased;
+  int plainness;  // CasePlainness.
 
-  auto Rank() const { return std::tie(severity, size, stored->dir); }
+  auto Rank() const {
+    return std::tie(aliased, severity, plainness, size, stored->dir);
+  }
 };
 
 Bug BugOf(std::vector<Member>& members) {
@@ -428,7 +472,9 @@ std::vector<Bug> GroupBugs(const std::vector<StoredFinding>& findings) {
       continue;
     }
     groups[BugKey(f)].push_back(Member{&s, SeverityOf(f.outcome.verdict),
-                                       ConfidenceOf(f), CaseSize(f.c)});
+                                       ConfidenceOf(f), CaseSize(f.c),
+                                       !f.c.aliases.empty(),
+                                       CasePlainness(f.c)});
   }
   std::vector<Bug> bugs;
   for (auto& [key, members] : groups) bugs.push_back(BugOf(members));

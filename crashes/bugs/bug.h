@@ -134,7 +134,8 @@ struct Bug {
   // The earliest of its findings' first_seen_seconds: how long the campaign
   // took to find it (time to bug). None when no finding has one.
   std::optional<double> first_seen_seconds;
-  // Finding directories, representative first: most severe, then smallest
+  // Finding directories, representative first: no memory shared between
+  // arguments, then most severe, plainest dtypes (float32 first), smallest
   // case (CaseSize), then by name.
   std::vector<std::string> findings;
   std::string issue;  // <representative>/issue.md when it exists, else "".

@@ -68,6 +68,37 @@ TEST(TriageTest, LaterHitsAreWrittenTogetherAndSmallerCasesAtOnce) {
   fs::remove_all(root);
 }
 
+// A bug first seen with memory shared between arguments (a call PyTorch
+// leaves undefined) is led by its first finding without (Note [The most
+// ordinary lead]); an aliased one never takes the lead back. Internal
+// asserts, which are judged as found (no isolated run of the unshared
+// twin, which this test binary could not start).
+TEST(TriageTest, AFindingWithoutSharedMemoryTakesTheLead) {
+  const fs::path root = FreshStoreDir("lead");
+  absl::StatusOr<FindingsStore> store = FindingsStore::Open(root.string());
+  ASSERT_TRUE(store.ok()) << store.status();
+  std::ostringstream log;
+  Triage triage(WithoutWorkers(), &*store, nullptr, log);
+  const auto assert_in_tril = [](int64_t rows, bool aliased) {
+    Finding f = TrilOutFinding(rows);
+    f.outcome.verdict = Verdict::kInternalAssert;
+    if (aliased) f.c.aliases = {Alias{"out", "self"}};
+    return MakeFinding(f.c, f.outcome);
+  };
+  triage.HandleFinding(assert_in_tril(3, true), 0, 100);
+  ASSERT_EQ(triage.bugs().size(), 1u) << log.str();
+  const std::string aliased_dir = triage.bugs().begin()->second.dir;
+  const Finding clean = assert_in_tril(4, false);
+  triage.HandleFinding(clean, 1, 100);
+  ASSERT_EQ(triage.bugs().size(), 1u) << log.str();
+  const std::string lead = triage.bugs().begin()->second.dir;
+  EXPECT_NE(lead, aliased_dir);
+  EXPECT_EQ(lead, store->PathFor(clean));
+  triage.HandleFinding(assert_in_tril(2, true), 2, 100);
+  EXPECT_EQ(triage.bugs().begin()->second.dir, lead);
+  fs::remove_all(root);
+}
+
 // A timeout whose case did not time out again when re-run alone is load,
 // not a hang: flaky, stored, no bug; one that did is a bug.
 TEST(TriageTest, TimeoutsThatDoNotRecurAloneAreFlaky) {

@@ -69,6 +69,40 @@ TEST(BugTest, OnePlantedBugInManyDTypesIsOneBug) {
   EXPECT_EQ(bug.issue, "");
 }
 
+// `f` with its out sharing self's storage, as an aliased case has it.
+Finding Aliased(Finding f) {
+  f.c.aliases = {Alias{"out", "self"}};
+  Finding aliased = MakeFinding(f.c, f.outcome);
+  aliased.blame = f.blame;
+  return aliased;
+}
+
+// A bug leads with its most ordinary finding: no shared memory (PyTorch
+// leaves such calls undefined), then the most severe, the plainest dtype
+// (float32), the smallest case.
+TEST(BugTest, TheMostOrdinaryFindingLeadsItsBug) {
+  Finding small_aliased = Aliased(Tril(DType::kFloat32));
+  Finding half = Tril(DType::kFloat16);
+  Finding plain = Tril(DType::kFloat32);
+  for (Finding* f : {&half, &plain}) {  // Larger than the aliased one.
+    for (TensorSpec* spec : AllTensorSpecsOf(f->c)) spec->layout.sizes[0] += 1;
+  }
+  ASSERT_LT(CaseSize(small_aliased.c), CaseSize(plain.c));
+  std::vector<StoredFinding> findings = {
+      Stored(small_aliased), Stored(half), Stored(plain)};
+  findings[0].dir = "findings/a";
+  findings[1].dir = "findings/b";
+  findings[2].dir = "findings/c";
+  std::vector<Bug> bugs = GroupBugs(findings);
+  ASSERT_EQ(bugs.size(), 1u);
+  EXPECT_THAT(bugs[0].findings,
+              ElementsAre("findings/c", "findings/b", "findings/a"));
+  // Among clean ones of one dtype, the smaller case leads.
+  bugs = GroupBugs({findings[0], findings[2], Stored(Tril(DType::kFloat32))});
+  EXPECT_NE(bugs[0].findings[0], "findings/a");
+  EXPECT_NE(bugs[0].findings[0], "findings/c");
+}
+
 // Time to bug: the earliest time any of its findings was first seen,
 // among those a campaign stamped.
 TEST(BugTest, ABugIsFirstSeenWithItsEarliestFinding) {
