@@ -12,6 +12,7 @@
 #include "common/files.h"
 #include "crashes/findings/finding.h"
 #include "crashes/isolation/fork_server.h"
+#include "crashes/isolation/worker_process.h"
 #include "crashes/isolation/worker.h"
 #include "fuzz/campaign.h"
 #include "fuzz/cli.h"
@@ -168,6 +169,7 @@ int ReportMain(const std::vector<std::string>& args) {
 }  // namespace
 
 int DpfuzzMain(int argc, char** argv) {
+  MarkSelfAsWorkerExecutable();
   // Workers die by design (crashes, sticky device errors): writing a ticket
   // to a dead one must fail with EPIPE (WorkerProcess::Send), not kill the
   // supervisor.

@@ -21,11 +21,24 @@ constexpr size_t kLastLines = 40;
 
 }  // namespace
 
+namespace {
+bool self_runs_workers = false;
+}  // namespace
+
+void MarkSelfAsWorkerExecutable() { self_runs_workers = true; }
+
 absl::StatusOr<std::string> SelfExecutable() {
   char buffer[4096];
   const ssize_t n = ::readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);
   if (n <= 0) return ErrnoError("readlink /proc/self/exe");
-  return std::string(buffer, static_cast<size_t>(n));
+  const std::string self(buffer, static_cast<size_t>(n));
+  if (!self_runs_workers) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        self, " does not run dpfuzz workers (its main is not DpfuzzMain): "
+              "name the dpfuzz executable to start them "
+              "(SupervisorOptions::executable)"));
+  }
+  return self;
 }
 
 absl::StatusOr<std::unique_ptr<WorkerProcess>> WorkerProcess::Start(

@@ -102,7 +102,13 @@ class WorkerProcess {
   std::optional<int> status_;
 };
 
-// The running executable (/proc/self/exe), for starting workers of it.
+// Marks this program as one whose main() answers `__worker` and
+// `__fork_server` (fuzz/main_entry.h's DpfuzzMain does).
+void MarkSelfAsWorkerExecutable();
+
+// The running executable (/proc/self/exe), for starting workers of it; an
+// error in a program not marked so (a test binary): its workers would run
+// its own main() again, every test of it, and start workers of their own.
 absl::StatusOr<std::string> SelfExecutable();
 
 }  // namespace dpfuzz

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "crashes/isolation/worker.h"
+#include "crashes/isolation/worker_process.h"
 
 namespace dpfuzz {
 namespace {
@@ -24,6 +25,18 @@ TEST(WorkerArgsTest, ConfigRoundTripsDeviceIncluded) {
   EXPECT_EQ(back->libraries, config.libraries);
   // Drawn cases are on the CPU unless asked.
   EXPECT_EQ(ParseWorkerArgs({"--slot=/tmp/s"})->device, Device::kCpu);
+}
+
+// This test binary's main is GoogleTest's, not DpfuzzMain: workers of it
+// would run every test again (and start workers of their own), so it has
+// none to offer. Tests name dpfuzz_planted instead.
+TEST(WorkerArgsTest, OnlyDpfuzzMainOffersItselfAsAWorker) {
+  const absl::StatusOr<std::string> self = SelfExecutable();
+  ASSERT_FALSE(self.ok());
+  EXPECT_THAT(std::string(self.status().message()),
+              ::testing::HasSubstr("does not run dpfuzz workers"));
+  MarkSelfAsWorkerExecutable();
+  EXPECT_TRUE(SelfExecutable().ok());
 }
 
 TEST(WorkerArgsTest, BadDeviceIsAnError) {
