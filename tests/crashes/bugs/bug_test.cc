@@ -372,11 +372,12 @@ TEST(BugTest, ReadFindingsDirReadsFindingsAndSkipsTheRest) {
   fs::remove_all(dir);
   absl::StatusOr<FindingsStore> store = FindingsStore::Open(dir.string());
   ASSERT_TRUE(store.ok()) << store.status();
-  Finding small = Tril(DType::kFloat64);
+  // The representative: as plain a dtype and smaller.
+  Finding small = Tril(DType::kFloat32);
   for (TensorSpec* spec : AllTensorSpecsOf(small.c)) spec->layout.sizes[0] = 1;
-  absl::StatusOr<Recorded> big = store->Record(Tril(DType::kFloat32));
+  absl::StatusOr<Recorded> big = store->Record(Tril(DType::kFloat64));
   ASSERT_TRUE(big.ok()) << big.status();
-  ASSERT_TRUE(store->Record(Tril(DType::kFloat32)).ok());
+  ASSERT_TRUE(store->Record(Tril(DType::kFloat64)).ok());
   absl::StatusOr<Recorded> representative = store->Record(small);
   ASSERT_TRUE(representative.ok()) << representative.status();
   for (const std::string& d : {big->path, representative->path}) {
