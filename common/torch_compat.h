@@ -95,8 +95,8 @@ inline std::vector<int64_t> NestedOffsets(const at::Tensor& t) {
 // default), so there an op whose drawn indices are invalid built a tensor
 // whose reads looked like layout bugs. dpfuzz asks, in every process that
 // runs cases (oracles/device_sync.h: PrepareDevice) and in its repros
-// (crashes/repro/repro_python_prelude.cc, crashes/repro/repro_cpp_prelude.cc): such
-// indices are then rejected on every layout, as a user's checked call is.
+// (crashes/repro/repro_python_prelude.cc, crashes/repro/repro_cpp_prelude.cc):
+// such indices are then rejected on every layout, as a user's checked call is.
 inline void CheckSparseTensorInvariants() {
 #if TORCH_VERSION_MAJOR >= 2
   at::globalContext().setCheckSparseTensorInvariants(true);

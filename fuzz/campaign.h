@@ -7,8 +7,8 @@
 // the campaign's seed, so a campaign is reproducible from its seed
 // whatever the number of workers, splits into shards (fuzz/shard.h) and
 // resumes after it was killed (fuzz/campaign_journal.h). The tickets
-// run in worker processes under a supervisor (crashes/isolation/supervisor.h): a
-// crash, hang or runaway allocation costs one finding, never the campaign.
+// run in worker processes under a supervisor (crashes/isolation/supervisor.h):
+// a crash, hang or runaway allocation costs one finding, never the campaign.
 // Progress and findings are reported on `log` with stable prefixes (INFO:,
 // FINDING:, KNOWN:, WARNING:, ERROR:) and, on a terminal, a live progress
 // line on stderr.
@@ -47,8 +47,8 @@ struct CampaignOptions {
   uint64_t seed = 1;
   Shard shard;               // This runner's part (fuzz/shard.h).
   std::string findings_dir;  // Where findings go; "": not stored.
-  // The layout corpus (crashes/findings/layout_corpus.h): workers add to it (set
-  // isolation.worker.corpus_dir too) and one draw in four mutates one of
+  // The layout corpus (crashes/findings/layout_corpus.h): workers add to it
+  // (set isolation.worker.corpus_dir too) and one draw in four mutates one of
   // its cases; "": none.
   std::string corpus_dir;
   // Run each stored finding's repro.py with the system's Python torch when

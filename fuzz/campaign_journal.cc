@@ -89,13 +89,11 @@ Json BugsJson(const std::map<std::string, BugRecord>& bugs) {
 std::map<std::string, BugRecord> ReadBugs(const Json& j) {
   std::map<std::string, BugRecord> bugs;
   for (const auto& [id, b] : j.items()) {
-    bugs[id] = {b.at("dir").get<std::string>(),
-                b.at("summary").get<std::string>(),
-                b.at("hits").get<int64_t>(),
-                b.at("layout").get<bool>(),
-                b.at("low_confidence").get<bool>(),
-                b.value("first_seen_seconds", 0.0),
-                b.value("lead_aliased", false)};
+    bugs[id] = {
+        b.at("dir").get<std::string>(),     b.at("summary").get<std::string>(),
+        b.at("hits").get<int64_t>(),        b.at("layout").get<bool>(),
+        b.at("low_confidence").get<bool>(), b.value("first_seen_seconds", 0.0),
+        b.value("lead_aliased", false)};
   }
   return bugs;
 }

@@ -43,8 +43,9 @@ struct CampaignJournal {
   uint64_t seed = 0;
   Shard shard;
   bool finished = false;
-  int64_t next_ticket = 0;             // Of this shard's tickets.
-  std::vector<std::string> in_flight;  // Encoded tickets (crashes/isolation/ticket.h).
+  int64_t next_ticket = 0;  // Of this shard's tickets.
+  std::vector<std::string>
+      in_flight;  // Encoded tickets (crashes/isolation/ticket.h).
   // Counts, verdicts, known hits and seconds as the campaign keeps them
   // while it runs (bugs and findings are the triage's).
   CampaignSummary summary;

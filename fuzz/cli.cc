@@ -79,7 +79,8 @@ ABSL_FLAG(int64_t, rss_limit_mb, 4096,
           "finding; 0: none.");
 ABSL_FLAG(std::string, known, "",
           "Known bugs, comma-separated: a known-issues file (findings matching "
-          "its signature patterns, crashes/findings/known_issues.h) or a directory of "
+          "its signature patterns, crashes/findings/known_issues.h) or a "
+          "directory of "
           "cases (known_findings/, an earlier run's findings/: each case of "
           "an op fuzzed here is run first, and the findings like the one it "
           "shows, any dtypes, fuzz/known_cases.h). Known findings are "

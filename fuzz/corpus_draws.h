@@ -1,7 +1,7 @@
 // CorpusDraws: the coverage-guided draws of a campaign with --corpus.
 //
-// The layout corpus (crashes/findings/layout_corpus.h) holds the cases that reached
-// new layout coverage, this campaign's and earlier ones'. A corpus draw
+// The layout corpus (crashes/findings/layout_corpus.h) holds the cases that
+// reached new layout coverage, this campaign's and earlier ones'. A corpus draw
 // picks one of them that belongs to one of the campaign's ops, mutates it
 // structurally (generators/case_mutator.h: one tensor relayouted, made
 // plain or given new values) and hands it to a worker as a case file

@@ -15,8 +15,9 @@
 
 namespace dpfuzz {
 
-// Signature fields (crashes/findings/finding.h): op|variant|verdict|dtypes|devices,
-// then |aliased, |nested, then a death's crash key (crashes/isolation/supervisor.cc).
+// Signature fields (crashes/findings/finding.h):
+// op|variant|verdict|dtypes|devices, then |aliased, |nested, then a death's
+// crash key (crashes/isolation/supervisor.cc).
 constexpr size_t kDtypesField = 3;
 constexpr size_t kClassFields = 5;
 

@@ -1,9 +1,9 @@
 // Known bugs by example: `--known=DIR`, a directory of cases
 // (known_findings/, or an earlier campaign's findings/).
 //
-// A known-issues file (crashes/findings/known_issues.h) names findings by signature
-// pattern, which someone has to write. A directory of cases names them by
-// example: each case under DIR whose op the campaign fuzzes runs once
+// A known-issues file (crashes/findings/known_issues.h) names findings by
+// signature pattern, which someone has to write. A directory of cases names
+// them by example: each case under DIR whose op the campaign fuzzes runs once
 // before the campaign, isolated as `dpfuzz replay` runs it (glibc's
 // checking allocator on), and each one that shows a finding on this
 // LibTorch becomes a known-issues entry: its signature with the dtypes

@@ -54,8 +54,8 @@
 
 namespace dpfuzz {
 
-// A campaign's layout-coverage cells (crashes/findings/layout_corpus.h), copied into
-// its findings directory at its end: the report's coverage map.
+// A campaign's layout-coverage cells (crashes/findings/layout_corpus.h), copied
+// into its findings directory at its end: the report's coverage map.
 inline constexpr char kCoverageCellsFile[] = "coverage.cells";
 
 enum class ReportFormat : uint8_t {

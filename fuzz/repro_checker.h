@@ -1,13 +1,13 @@
 // ReproChecker: runs stored findings' repro.py in the background, so a
 // campaign keeps its workers busy while Python starts (seconds per repro).
 //
-// One thread takes directories in order, runs crashes/repro/python_repro_check.h
-// on each one's repro.py and records the result in its finding.json under
-// "python_repro" (FindingsStore::Annotate); then writes the finding's
-// issue.md and issue.py (crashes/bugs/issue_snippet.h: a short snippet, run
-// before it is written) and records that check under "issue". The campaign
-// collects what is done with TakeDone and, at its end, waits a while for the
-// rest (Finish).
+// One thread takes directories in order, runs
+// crashes/repro/python_repro_check.h on each one's repro.py and records the
+// result in its finding.json under "python_repro" (FindingsStore::Annotate);
+// then writes the finding's issue.md and issue.py
+// (crashes/bugs/issue_snippet.h: a short snippet, run before it is written) and
+// records that check under "issue". The campaign collects what is done with
+// TakeDone and, at its end, waits a while for the rest (Finish).
 //
 //   ReproChecker checker(store);
 //   checker.Enqueue(dir);

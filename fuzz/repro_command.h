@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "crashes/repro/repro_files.h"
 #include "crashes/isolation/supervisor.h"
+#include "crashes/repro/repro_files.h"
 
 namespace dpfuzz {
 

@@ -347,9 +347,9 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
   if (!(finding.c == found.c)) original = &found.c;
   const std::string id = BugId(finding);
   const bool new_bug = !bugs_.count(id);
-  const std::string where =
-      new_bug ? Store(finding, original, /*check_repro=*/true)
-              : StoreForBug(finding, original, id);
+  const std::string where = new_bug
+                                ? Store(finding, original, /*check_repro=*/true)
+                                : StoreForBug(finding, original, id);
   causes_[ReductionKey(found)].push_back(Triaged{finding.blame, id});
   Attach(finding, id);
   if (!(finding.signature == found.signature)) {

@@ -17,8 +17,8 @@
 //  - else a new root cause: reduced (reducers/reducer.h; flaky when it does
 //    not show again: counted, stored with "flaky", never a bug), blamed
 //    (reducers/blame.h), stored, and "BUG:" printed when its bug
-//    (crashes/bugs/bug.h: op, variant, culprit, feature, verdict family) is new;
-//    its repro.py and issue.md are checked in the background.
+//    (crashes/bugs/bug.h: op, variant, culprit, feature, verdict family) is
+//    new; its repro.py and issue.md are checked in the background.
 // Internal errors (dpfuzz's own failures, with the case they happened on)
 // go to <findings>/errors/<name>/ as case.json and error.json, "ERROR:"
 // once per kind of error, every one counted.

@@ -13,13 +13,14 @@
 //    memory is freed, often after the op returned, so a death that glibc's
 //    allocator calls corruption is blamed on the side of the last call, and
 //    any other death after a call is judged by whether the case with plain
-//    layouts dies too (Note [Deaths after a call], crashes/isolation/supervisor.h).
+//    layouts dies too (Note [Deaths after a call],
+//    crashes/isolation/supervisor.h).
 // RunCase names the side of its calls with CallSideScope (calls outside
 // any scope are baseline calls: probes of drawn arguments run
 // contiguously); CallGuarded (oracles/invoke.h) marks each call. Both
-// write one word that a worker maps from its slot (crashes/isolation/worker_slot.h),
-// so the supervisor reads it after the death. Plain atomic stores: no cost
-// next to an op call.
+// write one word that a worker maps from its slot
+// (crashes/isolation/worker_slot.h), so the supervisor reads it after the
+// death. Plain atomic stores: no cost next to an op call.
 //
 //   CallSideScope variant(CallSide::kVariant);
 //   ... Invoke(op, c, variant.args) ...   // phase: variant, in a call

@@ -33,8 +33,8 @@ enum class Verdict : uint8_t {
                        // broken.
   kDeviceMismatch,     // "device_mismatch": the contiguous baseline gives
                        // other results on CUDA than on the CPU.
-  // Judged by the supervisor (crashes/isolation/supervisor.h), not by RunCase: the
-  // worker running the case died or was killed.
+  // Judged by the supervisor (crashes/isolation/supervisor.h), not by RunCase:
+  // the worker running the case died or was killed.
   kCrash,    // "crash": killed by a signal or aborted.
   kTimeout,  // "timeout": ran past the per-case time limit.
   kOom,      // "oom": went past the memory limit.

@@ -2,8 +2,8 @@
 //
 // A candidate may crash, hang or allocate without bound (that may be the
 // very bug being reduced), so each runs in a worker process under a
-// supervisor (crashes/isolation/supervisor.h) with glibc's checking allocator, which
-// makes heap corruption fail where it happens. The worker is reused from
+// supervisor (crashes/isolation/supervisor.h) with glibc's checking allocator,
+// which makes heap corruption fail where it happens. The worker is reused from
 // one candidate to the next and replaced when it dies; RunFresh starts a
 // new supervisor for one case (the final verification).
 //

@@ -16,8 +16,8 @@
 #include "absl/strings/str_join.h"
 #include "common/files.h"
 #include "common/status_macros.h"
-#include "crashes/findings/finding_json.h"
 #include "crashes/bugs/findings_store.h"
+#include "crashes/findings/finding_json.h"
 #include "generators/case_json.h"
 #include "generators/layout_features.h"
 #include "generators/materialize.h"
@@ -471,10 +471,9 @@ std::vector<Bug> GroupBugs(const std::vector<StoredFinding>& findings) {
         f.dismissal != Dismissal::kNone) {
       continue;
     }
-    groups[BugKey(f)].push_back(Member{&s, SeverityOf(f.outcome.verdict),
-                                       ConfidenceOf(f), CaseSize(f.c),
-                                       !f.c.aliases.empty(),
-                                       CasePlainness(f.c)});
+    groups[BugKey(f)].push_back(
+        Member{&s, SeverityOf(f.outcome.verdict), ConfidenceOf(f),
+               CaseSize(f.c), !f.c.aliases.empty(), CasePlainness(f.c)});
   }
   std::vector<Bug> bugs;
   for (auto& [key, members] : groups) bugs.push_back(BugOf(members));

@@ -128,7 +128,8 @@ absl::StatusOr<Recorded> FindingsStore::Record(const Finding& finding,
           SaveCaseFile(*original, r.path + "/original.json"));
     }
     Json j = FindingJson(finding, r.hits);
-    if (const std::optional<double> first = r.is_new ? seen_at : stored.first_seen;
+    if (const std::optional<double> first =
+            r.is_new ? seen_at : stored.first_seen;
         first.has_value()) {
       j[kFirstSeenKey] = *first;
     }

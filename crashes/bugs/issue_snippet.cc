@@ -187,8 +187,8 @@ struct CheckedStorage {
   std::vector<std::string> written_views;
 };
 
-// The check of the verdict (as crashes/repro/repro_python.cc's, shortened), after
-// `args` and `dense` (contiguous copies of args) are defined.
+// The check of the verdict (as crashes/repro/repro_python.cc's, shortened),
+// after `args` and `dense` (contiguous copies of args) are defined.
 std::string Check(const ReproPlan& plan,
                   const std::vector<CheckedStorage>& storages,
                   const std::vector<std::string>& names) {

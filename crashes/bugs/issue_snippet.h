@@ -52,8 +52,8 @@
 //   torch.testing.assert_close(actual, expected, rtol=0, atol=0,
 //   equal_nan=True)
 //
-// crashes/bugs/issue_markdown.cc implements the issue.md half (CheckIssueSnippet,
-// IssueMarkdown, WriteIssue).
+// crashes/bugs/issue_markdown.cc implements the issue.md half
+// (CheckIssueSnippet, IssueMarkdown, WriteIssue).
 
 #ifndef DPFUZZ_CRASHES_BUGS_ISSUE_SNIPPET_H_
 #define DPFUZZ_CRASHES_BUGS_ISSUE_SNIPPET_H_

@@ -62,8 +62,9 @@ struct Finding {
   Blame blame;
   Dismissal dismissal = Dismissal::kNone;
   // A death's (crash, timeout, oom): false when its case, re-run alone in a
-  // fresh worker, did not die again (crashes/isolation/supervisor.cc); a timeout so
-  // is load, not a hang (fuzz/triage.cc). Not stored in finding.json.
+  // fresh worker, did not die again (crashes/isolation/supervisor.cc); a
+  // timeout so is load, not a hang (fuzz/triage.cc). Not stored in
+  // finding.json.
   bool recurred_alone = true;
 };
 

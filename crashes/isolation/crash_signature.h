@@ -1,7 +1,7 @@
 // What tells one crash of an op from another: the crash key.
 //
-// From the last lines a dead worker printed (crashes/isolation/crash_handler.h) and
-// the signal that killed it, CrashKey makes a short text without spaces:
+// From the last lines a dead worker printed (crashes/isolation/crash_handler.h)
+// and the signal that killed it, CrashKey makes a short text without spaces:
 // the signal, then glibc's or the C++ runtime's fatal message when there
 // is one ("free(): invalid pointer"), else the top three stack frames
 // outside libc, libstdc++ and libgcc (demangled function names without

@@ -11,10 +11,10 @@
 // the forking process has a single thread and no device context, so the
 // server never runs an op, checks its thread count before each fork and
 // refuses when it has more than one thread; the supervisor then spawns
-// workers afresh as before (crashes/isolation/spawn.h). A forked worker's parent is
-// an intermediate process that exits at once, so the worker is re-parented
-// to the supervisor (PR_SET_CHILD_SUBREAPER, set by Start), which waits
-// for it, reads its death and its memory as it does for a spawned one. A
+// workers afresh as before (crashes/isolation/spawn.h). A forked worker's
+// parent is an intermediate process that exits at once, so the worker is
+// re-parented to the supervisor (PR_SET_CHILD_SUBREAPER, set by Start), which
+// waits for it, reads its death and its memory as it does for a spawned one. A
 // server started with `malloc_check` has glibc's checking allocator in
 // place, for the runs alone of the culprit search.
 //

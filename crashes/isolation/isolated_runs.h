@@ -1,8 +1,8 @@
 // Running a batch of case files in isolated workers, to the last result.
 //
 // What replay, repro and the reducer need: each case run once in a worker
-// (crashes/isolation/supervisor.h), its death survived, and one final word per case
-// (a late culprit overrides an earlier "ran").
+// (crashes/isolation/supervisor.h), its death survived, and one final word per
+// case (a late culprit overrides an earlier "ran").
 //
 //   absl::StatusOr<std::map<std::string, TicketResult>> r =
 //       RunCaseFiles({"findings/x/case.json"}, isolation);

@@ -1,10 +1,10 @@
 // Supervisor: runs tickets in worker processes and survives them.
 //
-// The supervisor keeps `jobs` workers (crashes/isolation/worker_process.h) busy with
-// batches of tickets (crashes/isolation/ticket_batch.h) and never runs an op itself.
-// Each worker records each ticket it runs in its slot before running it, so
-// when a worker dies (a signal, an abort, an exit), runs past the per-case
-// timeout or past the memory limit (both enforced by killing it), the
+// The supervisor keeps `jobs` workers (crashes/isolation/worker_process.h) busy
+// with batches of tickets (crashes/isolation/ticket_batch.h) and never runs an
+// op itself. Each worker records each ticket it runs in its slot before running
+// it, so when a worker dies (a signal, an abort, an exit), runs past the
+// per-case timeout or past the memory limit (both enforced by killing it), the
 // supervisor knows the case in flight, and which cases of its batches ran
 // (Note [Batched reports]).
 // Then it looks for the culprit: the case in flight, then the few cases
@@ -14,8 +14,8 @@
 // The first that dies alone is the culprit and becomes a finding (verdict
 // crash, timeout or oom); when none does, the case in flight is, marked as
 // not reproducing alone. Where the worker died decides what the death is
-// (crashes/isolation/death_blame.h, Note [Call phases]): in the variant's op call a
-// finding, in the baseline's a baseline failure, in dpfuzz's own code an
+// (crashes/isolation/death_blame.h, Note [Call phases]): in the variant's op
+// call a finding, in the baseline's a baseline failure, in dpfuzz's own code an
 // internal error (kError, with the case). The tickets the dead worker had
 // not run go to the others, and the dead worker is replaced.
 //

@@ -5,8 +5,8 @@
 // the same build), a seeded draw (the same, its arguments drawn from the
 // op's recorded seeds, generators/seed_corpus.h, rather than its schema)
 // or a case file. Tickets are small enough to record before
-// every case runs (crashes/isolation/worker_slot.h), which is what lets a supervisor
-// name the case a dead worker was running.
+// every case runs (crashes/isolation/worker_slot.h), which is what lets a
+// supervisor name the case a dead worker was running.
 //
 //   "draw aten::masked_select f32 out 1234"
 //   "seeded aten::nll_loss_forward f64 out 1234"

@@ -4,7 +4,8 @@
 //
 // The worker runs a batch's tickets in order, records each in its slot
 // (crashes/isolation/worker_slot.h) before running it, and answers with their
-// reports (crashes/isolation/worker_report.h) in the same order, written together.
+// reports (crashes/isolation/worker_report.h) in the same order, written
+// together.
 //
 // Note [Batched reports]
 // A write, a read and a wake-up of the supervisor for every case are a

@@ -1,14 +1,14 @@
 // The worker: the process that runs cases, so that the one that keeps the
 // findings never does.
 //
-// A worker is dpfuzz itself started (with exec, by crashes/isolation/worker_process.h)
-// as `dpfuzz __worker ARGS`. It reads batches of tickets
-// (crashes/isolation/ticket_batch.h) from fd 3, and for each ticket: records it in
-// its slot (crashes/isolation/worker_slot.h), builds the case (draws) or loads it
-// (files), runs it through every oracle, and writes its report
-// (crashes/isolation/worker_report.h) on fd 4, with the batch's others when the
-// batch is done (at once for a finding or an error: Note [Batched
-// reports]). It exits 0 at the end of its input, and dies with its
+// A worker is dpfuzz itself started (with exec, by
+// crashes/isolation/worker_process.h) as `dpfuzz __worker ARGS`. It reads
+// batches of tickets (crashes/isolation/ticket_batch.h) from fd 3, and for each
+// ticket: records it in its slot (crashes/isolation/worker_slot.h), builds the
+// case (draws) or loads it (files), runs it through every oracle, and writes
+// its report (crashes/isolation/worker_report.h) on fd 4, with the batch's
+// others when the batch is done (at once for a finding or an error: Note
+// [Batched reports]). It exits 0 at the end of its input, and dies with its
 // supervisor (PR_SET_PDEATHSIG).
 //
 // With --case_out=FILE (the supervisor's culprit search) the worker writes
@@ -63,8 +63,8 @@ struct WorkerConfig {
   Device device = BuildOptions().device;  // Of the cases drawn.
   std::vector<std::string> libraries;     // Op libraries to load first.
   std::string seeds_dir;                  // The seed corpus; "": none.
-  // The layout corpus (crashes/findings/layout_corpus.h) each case that ran adds
-  // to; "": none.
+  // The layout corpus (crashes/findings/layout_corpus.h) each case that ran
+  // adds to; "": none.
   std::string corpus_dir;
 };
 

@@ -34,9 +34,10 @@ absl::StatusOr<std::string> SelfExecutable() {
   const std::string self(buffer, static_cast<size_t>(n));
   if (!self_runs_workers) {
     return absl::FailedPreconditionError(absl::StrCat(
-        self, " does not run dpfuzz workers (its main is not DpfuzzMain): "
-              "name the dpfuzz executable to start them "
-              "(SupervisorOptions::executable)"));
+        self,
+        " does not run dpfuzz workers (its main is not DpfuzzMain): "
+        "name the dpfuzz executable to start them "
+        "(SupervisorOptions::executable)"));
   }
   return self;
 }

@@ -1,9 +1,10 @@
-// WorkerProcess: the supervisor's handle on one worker (crashes/isolation/worker.h).
+// WorkerProcess: the supervisor's handle on one worker
+// (crashes/isolation/worker.h).
 //
 // Start forks the worker from a fork server when given one (Note [Forked
 // workers], crashes/isolation/fork_server.h), else spawns the dpfuzz executable
-// afresh (crashes/isolation/spawn.h: never a fork of a process that has run an op);
-// either way in a process group of its own, so a terminal's Ctrl-C reaches
+// afresh (crashes/isolation/spawn.h: never a fork of a process that has run an
+// op); either way in a process group of its own, so a terminal's Ctrl-C reaches
 // only the supervisor. Batches of
 // tickets go in on the worker's fd 3, reports come back on its fd 4, and
 // everything it prints on stdout and stderr is kept as its last lines
@@ -12,7 +13,8 @@
 // which is what the culprit search needs.
 //
 //   auto w = WorkerProcess::Start({.executable = exe, .config = config});
-//   (*w)->Send(*EncodeBatch({{seq, ticket}}));  // crashes/isolation/ticket_batch.h
+//   (*w)->Send(*EncodeBatch({{seq, ticket}}));  //
+//   crashes/isolation/ticket_batch.h
 //   ... poll (*w)->report_fd(), (*w)->output_fd() ...
 //   (*w)->ReadAvailable(reports);   // false at end of the reports
 //   int status = (*w)->Wait();
@@ -53,8 +55,8 @@ class WorkerProcess {
   // case file.
   ~WorkerProcess();
 
-  // Queues a batch (EncodeBatch, crashes/isolation/ticket_batch.h) on the worker's
-  // input.
+  // Queues a batch (EncodeBatch, crashes/isolation/ticket_batch.h) on the
+  // worker's input.
   absl::Status Send(absl::string_view batch);
   // No more tickets: the worker exits when it has run those it has.
   void CloseInput();

@@ -1,7 +1,7 @@
 // C++ spellings of repro values: dtypes, exact numbers, storage element
 // lists, layouts and the IValue of each schema argument, as the C++ repro
-// (crashes/repro/repro_cpp.h) and its prelude (crashes/repro/repro_cpp_prelude.h)
-// expect them.
+// (crashes/repro/repro_cpp.h) and its prelude
+// (crashes/repro/repro_cpp_prelude.h) expect them.
 //
 //   CppFloat(0.1)                // "0x1.999999999999ap-4" (exact)
 //   CppInt(INT64_MIN)            // "(-9223372036854775807LL - 1)"

@@ -27,7 +27,8 @@ namespace dpfuzz {
 // prelude, so the case part must define every one of them.
 std::string CppReproPrelude(ReproCheck check);
 
-// The sections `check` adds to the core (crashes/repro/repro_cpp_prelude_checks.cc).
+// The sections `check` adds to the core
+// (crashes/repro/repro_cpp_prelude_checks.cc).
 std::string CppReproCheckHelpers(ReproCheck check);
 
 }  // namespace dpfuzz

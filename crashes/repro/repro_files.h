@@ -1,9 +1,9 @@
 // The repro files of a finding: repro.py, repro.cc and its CMakeLists.txt.
 //
-// ReproText makes one repro (crashes/repro/repro_python.h, crashes/repro/repro_cpp.h)
-// for a case and the verdict it shows, finding the op's spec by name;
-// WriteReproFiles writes all three into a finding's directory, each
-// atomically (common/files.h).
+// ReproText makes one repro (crashes/repro/repro_python.h,
+// crashes/repro/repro_cpp.h) for a case and the verdict it shows, finding the
+// op's spec by name; WriteReproFiles writes all three into a finding's
+// directory, each atomically (common/files.h).
 //
 //   absl::StatusOr<std::string> py = ReproText(c, verdict,
 //   ReproFormat::kPython); absl::Status s = WriteReproFiles(c, verdict,

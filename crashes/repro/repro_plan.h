@@ -9,8 +9,8 @@
 // storage offset), the dense baseline's logical values, the schema the
 // variant calls with each argument's value or "the schema's default", and
 // the check that mirrors the oracle that produced the verdict. The Python
-// and C++ emitters (crashes/repro/repro_python.h, crashes/repro/repro_cpp.h) only print
-// a plan.
+// and C++ emitters (crashes/repro/repro_python.h, crashes/repro/repro_cpp.h)
+// only print a plan.
 //
 //   absl::StatusOr<ReproPlan> plan =
 //       BuildReproPlan(c, *FindCuratedOp("aten::tril"),

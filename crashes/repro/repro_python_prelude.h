@@ -3,8 +3,8 @@
 // It comes in sections (core, compare, backward, storage, layout); a repro
 // carries the core and the sections its check uses.
 //
-// The case-specific part that follows (crashes/repro/repro_python.h) defines the
-// constants the helpers read (EXACT, TIED_INDICES, TIE_DIM,
+// The case-specific part that follows (crashes/repro/repro_python.h) defines
+// the constants the helpers read (EXACT, TIED_INDICES, TIE_DIM,
 // NONDETERMINISTIC, PROPAGATES_STRIDES, MEMORY_FORMAT, WRITTEN, VERDICT),
 // the tensors, `call` and `main`. The prelude mirrors, in order:
 //   storage, view, dense   generators/materialize.h, oracles/case_tensors.h

@@ -1,6 +1,6 @@
 // Text shared by the repro emitters (crashes/repro/repro_python.h,
-// crashes/repro/repro_cpp.h, crashes/bugs/issue_snippet.h): the header that explains a
-// repro, the wrapping of long literal lists, Python's dtype names.
+// crashes/repro/repro_cpp.h, crashes/bugs/issue_snippet.h): the header that
+// explains a repro, the wrapping of long literal lists, Python's dtype names.
 //
 //   ReproHeader(plan, "# ")   // "# dpfuzz repro: aten::tril.out ..." lines
 //   WrapItems({"1", "2"}, 8)  // "1, 2", broken before column 79

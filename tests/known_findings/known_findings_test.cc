@@ -11,7 +11,6 @@
 #include <sstream>
 
 #include "absl/strings/match.h"
-
 #include "generators/case_json.h"
 
 namespace dpfuzz {
@@ -29,8 +28,8 @@ TEST(KnownFindingsTest, EveryCaseFileLoads) {
     std::ifstream issue(entry.path() / "issue.md");
     std::stringstream text;
     text << issue.rdbuf();
-    for (const char* part : {"\n```python\n", "\n- verdict: `", "\n- shows on: ",
-                             "\n- upstream: "}) {
+    for (const char* part : {"\n```python\n", "\n- verdict: `",
+                             "\n- shows on: ", "\n- upstream: "}) {
       EXPECT_TRUE(absl::StrContains(text.str(), part))
           << entry.path() << "/issue.md lacks " << part;
     }

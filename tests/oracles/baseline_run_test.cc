@@ -73,10 +73,7 @@ TEST(BaselineRunTest, RunCaseJudgesTheProbesRunAsTheCaseAlone) {
 TEST(BaselineRunTest, TheProbeRunsUnderTheGradModeOfTheCase) {
   BuildOptions forward_only;
   forward_only.check_grad = false;
-  const OpSpec* grad_mode_path = nullptr;
-  for (const OpSpec& spec : CorrectOps()) {
-    if (spec.op == "correct::grad_mode_path") grad_mode_path = &spec;
-  }
+  const OpSpec* grad_mode_path = CorrectOp("grad_mode_path");
   ASSERT_NE(grad_mode_path, nullptr);
   TakenOver tally;
   ExpectSameOutcomes(*grad_mode_path, 40, forward_only, tally);

@@ -103,14 +103,6 @@ Tally Fuzz(const OpSpec& spec, DType dtype, int cases, uint64_t seed,
   return tally;
 }
 
-// The spec of correct::NAME in CorrectOps().
-const OpSpec* CorrectOp(const std::string& name) {
-  for (const OpSpec& spec : CorrectOps()) {
-    if (spec.op == "correct::" + name) return &spec;
-  }
-  return nullptr;
-}
-
 class CorrectOpsTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override { AddCorrectOpRules(); }

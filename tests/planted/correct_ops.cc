@@ -6,12 +6,13 @@
 // another dtype than it takes, accumulates in its own low precision in an
 // order that depends on the layout (and may overflow in one order only),
 // returns random values, takes another path by grad mode, reads past an
-// argument that does not fit the others, updates an argument in place by design without a schema
-// annotation, or writes its out= element by element while it reads (right
-// unless out shares memory with self, which PyTorch leaves undefined). One
-// control is wrong on purpose (flat_running_update), to show that the contract
-// rule that excuses the update does not hide a wrong one. Built into the
-// planted op library (dpfuzz_planted_ops), never into the product.
+// argument that does not fit the others, updates an argument in place by design
+// without a schema annotation, or writes its out= element by element while it
+// reads (right unless out shares memory with self, which PyTorch leaves
+// undefined). One control is wrong on purpose (flat_running_update), to show
+// that the contract rule that excuses the update does not hide a wrong one.
+// Built into the planted op library (dpfuzz_planted_ops), never into the
+// product.
 
 #include <ATen/ATen.h>
 #include <ATen/Dispatch.h>

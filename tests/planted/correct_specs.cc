@@ -68,13 +68,20 @@ const std::vector<OpSpec>& CorrectOps() {
     v->push_back(Correct("running_update", Floating(), &RunningUpdateArgs));
     // Exact: its two results differ by one, far past any tolerance, and a
     // widened reference would only blur what the test asks.
-    OpSpec grad_mode = Correct("grad_mode_path", {DType::kFloat32, DType::kFloat64},
-                               &NoisyArgs);
+    OpSpec grad_mode = Correct("grad_mode_path",
+                               {DType::kFloat32, DType::kFloat64}, &NoisyArgs);
     grad_mode.comparison = Comparison::kExact;
     v->push_back(grad_mode);
     return v;
   }();
   return *ops;
+}
+
+const OpSpec* CorrectOp(const std::string& name) {
+  for (const OpSpec& spec : CorrectOps()) {
+    if (spec.op == "correct::" + name) return &spec;
+  }
+  return nullptr;
 }
 
 const OpSpec& FlatRunningUpdateSpec() {

@@ -8,6 +8,7 @@
 #ifndef DPFUZZ_TESTS_PLANTED_CORRECT_SPECS_H_
 #define DPFUZZ_TESTS_PLANTED_CORRECT_SPECS_H_
 
+#include <string>
 #include <vector>
 
 #include "generators/op_spec.h"
@@ -21,6 +22,9 @@ namespace dpfuzz {
 // correct::running_update (mutates running_mean by design) and
 // correct::grad_mode_path (another result by grad mode).
 const std::vector<OpSpec>& CorrectOps();
+
+// The spec of correct::NAME in CorrectOps(); nullptr when there is none.
+const OpSpec* CorrectOp(const std::string& name);
 
 // correct::flat_running_update, the control: running_update (float32) that
 // writes running_mean as if it were contiguous. A finding on strided

@@ -88,8 +88,8 @@ TEST(BugTest, TheMostOrdinaryFindingLeadsItsBug) {
     for (TensorSpec* spec : AllTensorSpecsOf(f->c)) spec->layout.sizes[0] += 1;
   }
   ASSERT_LT(CaseSize(small_aliased.c), CaseSize(plain.c));
-  std::vector<StoredFinding> findings = {
-      Stored(small_aliased), Stored(half), Stored(plain)};
+  std::vector<StoredFinding> findings = {Stored(small_aliased), Stored(half),
+                                         Stored(plain)};
   findings[0].dir = "findings/a";
   findings[1].dir = "findings/b";
   findings[2].dir = "findings/c";
