@@ -142,7 +142,12 @@ ReplaySummary RunReplay(const std::vector<ReplayItem>& items,
       ++summary.fixed;
     } else if (!item.expected.has_value() ||
                SameBug(*item.expected, *r.finding)) {
-      log << "REPRODUCES: " << path << " (" << r.finding->signature << ")\n";
+      const Evidence& e = r.finding->outcome.evidence;
+      log << "REPRODUCES: " << path << " (" << r.finding->signature << ")";
+      if (!e.mechanism.empty()) {
+        log << " mechanism: " << e.mechanism << " of " << e.mechanism_argument;
+      }
+      log << "\n";
       ++summary.reproduces;
     } else {
       log << "DIFFERS: " << path << ": expected " << item.expected->signature

@@ -19,7 +19,9 @@
 #include "common/files.h"
 #include "common/status_macros.h"
 #include "crashes/bugs/bug.h"
+#include "crashes/bugs/bug_class.h"
 #include "fuzz/op_knowledge.h"
+#include "fuzz/report_classes.h"
 #include "fuzz/report_tables.h"
 
 namespace dpfuzz {
@@ -74,6 +76,12 @@ Json BugJson(const Bug& bug, const std::string& report_dir) {
       {"confidence_reason", bug.confidence_reason},
       {"dtypes", bug.dtypes},
       {"hits", bug.hits},
+      {"class", ClassId(bug)},
+      {"mechanism",
+       {{"name", bug.mechanism.name},
+        {"detail", bug.mechanism.detail},
+        {"argument", bug.mechanism.argument},
+        {"role", bug.mechanism.role}}},
       {"first_seen_seconds", bug.first_seen_seconds.has_value()
                                  ? Json(*bug.first_seen_seconds)
                                  : Json(nullptr)},
@@ -232,6 +240,9 @@ absl::StatusOr<Json> ReportJson(const std::vector<std::string>& findings_dirs,
               {"flaky", Json::array()},
               {"overlap", Json::array()},
               {"counts", Json::array()}};
+  report["classes"] = ClassesJson(
+      bugs, RelativePath(absl::StrCat(findings_dirs.front(), "/", kClassesDir),
+                         report_dir));
   std::map<std::string, int64_t> by_severity;
   int64_t low_confidence = 0;
   for (const Bug& bug : bugs) {
@@ -296,6 +307,7 @@ absl::StatusOr<Json> ReportJson(const std::vector<std::string>& findings_dirs,
   }
   report["summary"] = {
       {"bugs", bugs.size()},
+      {"classes", report["classes"].size()},
       {"by_severity", by_severity},
       {"low_confidence", low_confidence},
       {"findings", findings.size()},
@@ -373,6 +385,7 @@ Table CoverageTable(const Json& coverage) {
 
 std::vector<Table> ReportTables(const Json& r) {
   std::vector<Table> tables;
+  tables.push_back(ClassesTable(r.at("classes")));
   Table& bugs = tables.emplace_back(
       Table{"bugs",
             "Bugs",
@@ -452,7 +465,7 @@ std::vector<Table> ReportTables(const Json& r) {
   return tables;
 }
 
-// "bugs: 2 (memory 1, wrong_values 1; low confidence 1) from 5 layout-bug
+// "bugs: 2 in 1 classes (memory 1, wrong_values 1; low confidence 1) from 5 layout-bug
 // findings; baseline failures: 1; ..."
 std::string SummaryText(const Json& s) {
   std::vector<std::string> severities;
@@ -464,7 +477,8 @@ std::string SummaryText(const Json& s) {
     }
   }
   return absl::StrCat(
-      "bugs: ", s.at("bugs").dump(), " (",
+      "bugs: ", s.at("bugs").dump(), " in ",
+      s.value("classes", Json(0)).dump(), " classes (",
       severities.empty() ? "none" : absl::StrJoin(severities, ", "),
       "; low confidence ", s.at("low_confidence").dump(), ") from ",
       s.at("layout_findings").dump(),
@@ -535,6 +549,7 @@ absl::StatusOr<std::string> RenderReport(
 absl::Status WriteReports(const std::string& findings_dir) {
   DPFUZZ_ASSIGN_OR_RETURN(const Json report,
                           ReportJson({findings_dir}, findings_dir));
+  DPFUZZ_RETURN_IF_ERROR(WriteClassFiles(findings_dir, report));
   for (ReportFormat f : kFormats) {
     DPFUZZ_RETURN_IF_ERROR(WriteFileAtomically(
         absl::StrCat(findings_dir, "/report.", ReportFormatName(f)),
@@ -551,6 +566,10 @@ absl::Status RunReportCommand(const std::vector<std::string>& args,
         "report: name a findings directory, or several (the shards of one "
         "campaign): dpfuzz report findings/");
   }
+  // The classes' class.md files live beside the findings (in the first
+  // directory's classes/), where every report of them links.
+  DPFUZZ_ASSIGN_OR_RETURN(const Json in_first, ReportJson(args, args.front()));
+  DPFUZZ_RETURN_IF_ERROR(WriteClassFiles(args.front(), in_first));
   const std::string out_dir = fs::path(out).parent_path().string();
   DPFUZZ_ASSIGN_OR_RETURN(
       const std::string text,

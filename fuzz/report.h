@@ -22,6 +22,9 @@
 // text HTML-escaped; its tables have ids: bugs, baseline_failures, flaky,
 // errors, quarantined, counts, validity (one <tr> per entry in <tbody>).
 //
+// The bug classes lead (fuzz/report_classes.h): one mechanism across ops,
+// each class of two or more bugs with its class.md in <findings>/classes/.
+//
 // JSON (format "dpfuzz-report", version 1):
 //   {"bugs": [{"id": "tril-out-wrong_values-1a2b3c4d", "op": "aten::tril",
 //              "variant": "out", "verdict": "outside_write",
@@ -30,7 +33,14 @@
 //              "confidence": "high", "confidence_reason": "",
 //              "dtypes": ["f32"], "hits": 3, "detail": "...",
 //              "findings": ["outside_write-tril-0123456789abcdef"],
-//              "issue": "outside_write-tril-0123456789abcdef/issue.md"}],
+//              "issue": "outside_write-tril-0123456789abcdef/issue.md",
+//              "class": "writes_as_contiguous-out-wrong_values-0a1b2c3d",
+//              "mechanism": {"name": "writes_as_contiguous", "detail": "",
+//                            "argument": "out", "role": "out"},
+//              "first_seen_seconds": 4.2}],
+//    "classes": [{"id", "mechanism", "detail", "title", "explanation",
+//                 "role", "verdict", "severity", "confidence", "members",
+//                 "ops", "hits", "class_md"}],
 //    "baseline_failures": [...], "flaky": [...], "errors": [...],
 //    "quarantined": [...], "counts": [{"op", "verdict", "findings",
 //    "hits"}], "validity": [{"op", "tried", "valid", "seeded_tried",

@@ -189,17 +189,44 @@ at::Tensor WithFilledTail(DType dtype, const Dims& sizes,
       .view(sizes);
 }
 
-// The bytes `spec` addressed in `group`'s storage before the op ran, in
-// logical order: the values its tensor held then.
+// The bytes of `group`'s storage elements at `indices` before the op ran,
+// in that order; for a spec's SpecStorageIndices, the values its tensor
+// held then.
 std::vector<uint8_t> BytesBefore(const StorageGroup& group,
-                                 const TensorSpec& spec) {
+                                 const std::vector<int64_t>& indices) {
   const int64_t size = group.storage.element_size();
   std::vector<uint8_t> bytes;
-  for (int64_t index : SpecStorageIndices(spec)) {
+  for (int64_t index : indices) {
     const auto first = group.before.begin() + index * size;
     bytes.insert(bytes.end(), first, first + size);
   }
   return bytes;
+}
+
+// A baseline built from the storages' snapshots: `make(group, i, now)`
+// makes group member i's dense tensor (`now`: the variant's tensor, for
+// its device), `make_grad(g)` each grad_output's (never written: made from
+// the tensor); requires_grad as the variant's.
+template <typename Make, typename MakeGrad>
+CaseTensors FromSnapshots(const CaseTensors& variant, Make make,
+                          MakeGrad make_grad) {
+  at::NoGradGuard no_grad;
+  CaseTensors out;
+  for (const auto& [name, tensors] : variant.args) {
+    out.args[name].resize(tensors.size());
+  }
+  for (const StorageGroup& group : variant.groups) {
+    for (size_t i = 0; i < group.args.size(); ++i) {
+      const at::Tensor* now = MemberTensor(variant.args, group.args[i]);
+      at::Tensor d = make(group, i, *now);
+      const auto [name, index] = MemberKey(group.args[i]);
+      out.args[name][index] = now->requires_grad() ? d.requires_grad_(true) : d;
+    }
+  }
+  for (const at::Tensor& g : variant.grad_outputs) {
+    out.grad_outputs.push_back(make_grad(g));
+  }
+  return out;
 }
 
 // A contiguous nested tensor of `t`'s components and values.
@@ -232,34 +259,42 @@ CaseTensors MaterializeBaseline(const CaseTensors& variant,
 
 CaseTensors MaterializeTailFilledBaseline(const CaseTensors& variant,
                                           TailFill fill) {
-  at::NoGradGuard no_grad;
-  CaseTensors out;
-  for (const auto& [name, tensors] : variant.args) {
-    out.args[name].resize(tensors.size());
-  }
   // From the storages' snapshots: the op may have written the variant's
   // tensors since (Note [Baselines that read outside] builds these only
   // for a finding).
-  for (const StorageGroup& group : variant.groups) {
-    for (size_t i = 0; i < group.args.size(); ++i) {
-      const TensorSpec& spec = group.specs[i];
-      const at::Tensor* now = MemberTensor(variant.args, group.args[i]);
-      at::Tensor d =
-          WithFilledTail(spec.dtype, spec.layout.sizes,
-                         BytesBefore(group, spec), now->device(), fill);
-      const auto [name, index] = MemberKey(group.args[i]);
-      out.args[name][index] = now->requires_grad() ? d.requires_grad_(true) : d;
-    }
-  }
-  for (const at::Tensor& g : variant.grad_outputs) {  // Never written.
-    const at::Tensor dense = ReadDense(g);
-    absl::StatusOr<DType> dtype = FromScalarType(dense.scalar_type());
-    out.grad_outputs.push_back(
-        dtype.ok() ? WithFilledTail(*dtype, dense.sizes().vec(),
-                                    ReadLogicalBytes(dense), g.device(), fill)
-                   : dense.to(g.device()));
-  }
-  return out;
+  return FromSnapshots(
+      variant,
+      [fill](const StorageGroup& group, size_t i, const at::Tensor& now) {
+        const TensorSpec& spec = group.specs[i];
+        return WithFilledTail(spec.dtype, spec.layout.sizes,
+                              BytesBefore(group, SpecStorageIndices(spec)),
+                              now.device(), fill);
+      },
+      [fill](const at::Tensor& g) {
+        const at::Tensor dense = ReadDense(g);
+        absl::StatusOr<DType> dtype = FromScalarType(dense.scalar_type());
+        return dtype.ok() ? WithFilledTail(*dtype, dense.sizes().vec(),
+                                           ReadLogicalBytes(dense), g.device(),
+                                           fill)
+                          : dense.to(g.device());
+      });
+}
+
+CaseTensors MaterializeRereadBaseline(const CaseTensors& variant,
+                                      const std::string& arg,
+                                      const std::vector<int64_t>& indices) {
+  return FromSnapshots(
+      variant,
+      [&](const StorageGroup& group, size_t i, const at::Tensor& now) {
+        const TensorSpec& spec = group.specs[i];
+        return MakeContiguousTensor(
+                   spec.dtype, spec.layout.sizes,
+                   BytesBefore(group, group.args[i] == arg
+                                          ? indices
+                                          : SpecStorageIndices(spec)))
+            .to(now.device());
+      },
+      [](const at::Tensor& g) { return ReadDense(g).to(g.device()); });
 }
 
 std::optional<StorageChange> CheckStorages(

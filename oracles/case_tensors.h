@@ -78,6 +78,16 @@ enum class TailFill : uint8_t {
 CaseTensors MaterializeTailFilledBaseline(const CaseTensors& variant,
                                           TailFill fill);
 
+// The baseline as the storages' snapshots give it (the values before the
+// op ran: contiguous, offset 0, on each variant tensor's device), except
+// that group member `arg` ("self", "tensors[1]") holds the snapshot's
+// elements at `indices`, row-major over its sizes: its storage read some
+// other way than its layout says, as a kernel with a layout mistake reads
+// it (oracles/mechanism.h). Every index lies inside the storage.
+CaseTensors MaterializeRereadBaseline(const CaseTensors& variant,
+                                      const std::string& arg,
+                                      const std::vector<int64_t>& indices);
+
 // An element of a storage that changed where it must not have.
 struct StorageChange {
   Verdict verdict;     // kOutsideWrite when the storage holds a written

@@ -21,8 +21,15 @@ Evidence Described(std::string where, std::string detail, std::string error) {
 
 CaseOutcome FromDifference(Verdict verdict, const std::string& where,
                            const Difference& d) {
-  return MakeFinding(verdict, Evidence{where, d.detail, d.index, d.expected,
-                                       d.actual, d.max_error, "", d.layout});
+  Evidence e;
+  e.where = where;
+  e.detail = d.detail;
+  e.index = d.index;
+  e.expected = d.expected;
+  e.actual = d.actual;
+  e.max_error = d.max_error;
+  e.layout = d.layout;
+  return MakeFinding(verdict, std::move(e));
 }
 
 CaseOutcome OutputCountMismatch(size_t baseline, size_t variant) {

@@ -21,6 +21,7 @@
 #include "oracles/grad_per_location.h"
 #include "oracles/invoke.h"
 #include "oracles/judgement.h"
+#include "oracles/mechanism.h"
 #include "oracles/nested_case.h"
 #include "oracles/reference.h"
 #include "oracles/rules.h"
@@ -394,6 +395,35 @@ absl::StatusOr<std::optional<CaseOutcome>> CompareDevices(
   return diff;
 }
 
+// `outcome`, a wrong-values finding, with the mechanism that reproduces
+// it when one does (Note [Mechanisms by simulation]). Results of a
+// nondeterministic op differ by themselves; none is simulated.
+CaseOutcome Explained(CaseOutcome outcome, const c10::OperatorHandle& op,
+                      const OpSpec& judged, const Case& c,
+                      const CaseTensors& variant, const Results& b,
+                      const Results& v,
+                      const std::vector<std::string>& written) {
+  if (judged.rules & kRuleNondeterministic) return outcome;
+  Simulation s;
+  s.variant = &variant;
+  s.written = written;
+  s.names = v.names;
+  s.expected = b.tensors;
+  s.actual = v.tensors;
+  s.comparison = judged.comparison;
+  s.call = [&](CaseTensors& tensors)
+      -> std::optional<std::vector<at::Tensor>> {
+    absl::StatusOr<CallResult> r = Invoke(op, c, tensors.args);
+    if (!r.ok() || r->outcome != CallOutcome::kOk) return std::nullopt;
+    return ResultsOf(*r, tensors.args, written).tensors;
+  };
+  if (std::optional<Explanation> e = ExplainWrongValues(s)) {
+    outcome.evidence.mechanism = e->mechanism;
+    outcome.evidence.mechanism_argument = e->argument;
+  }
+  return outcome;
+}
+
 // Runs the variant and judges it against the baseline's call `b`: the
 // outcome of a case once both sides ran.
 absl::StatusOr<CaseOutcome> JudgeVariant(
@@ -413,19 +443,25 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
     return *errors;
   }
   const std::vector<std::string> mutated = MutatedByDesign(c);
+  const Results baseline_results = ResultsOf(b, baseline.args, written);
+  const Results variant_results = ResultsOf(v, variant.args, written);
   if (std::optional<StorageChange> change =
           CheckStorages(variant, MayChange(written, mutated))) {
-    return MakeFinding(change->verdict,
-                       Described(change->where, change->detail));
+    CaseOutcome outcome =
+        MakeFinding(change->verdict, Described(change->where, change->detail));
+    if (change->verdict != Verdict::kOutsideWrite) return outcome;
+    return Explained(std::move(outcome), op, judged, c, variant,
+                     baseline_results, variant_results, written);
   }
-  if (std::optional<CaseOutcome> diff = CompareResults(
-          judged, c, ResultsOf(b, baseline.args, written),
-          ResultsOf(v, variant.args, written), reference, SelfOf(baseline))) {
+  if (std::optional<CaseOutcome> diff =
+          CompareResults(judged, c, baseline_results, variant_results,
+                         reference, SelfOf(baseline))) {
     // Results compared dense; a snippet compares them so (Evidence::layout).
     if (diff->evidence.layout.empty()) {
       diff->evidence.layout = v.densified.empty() ? b.densified : v.densified;
     }
-    return *diff;
+    return Explained(std::move(*diff), op, judged, c, variant,
+                     baseline_results, variant_results, written);
   }
   if (std::optional<CaseOutcome> diff =
           CompareMutated(judged, c, mutated, baseline, variant, reference)) {

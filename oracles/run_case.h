@@ -46,6 +46,11 @@ struct Evidence {
   // The compared result's layout when it is not strided ("Sparse",
   // "SparseCsr"): its values were compared through to_dense().
   std::string layout;
+  // The layout mistake whose simulation gives the wrong values exactly
+  // (oracles/mechanism.h: "reads_as_contiguous"), and the argument it
+  // reads or writes wrongly; "" when none does.
+  std::string mechanism;
+  std::string mechanism_argument;
 };
 
 // Evidence without a first differing element: where, what, and the error

@@ -16,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "common/files.h"
 #include "common/status_macros.h"
+#include "crashes/bugs/bug_mechanism.h"
 #include "crashes/bugs/findings_store.h"
 #include "crashes/findings/finding_json.h"
 #include "generators/case_json.h"
@@ -41,19 +42,6 @@ std::vector<const TensorSpec*> SpecsOfArgument(const Case& c,
     for (const TensorSpec& t : *list) specs.push_back(&t);
   }
   return specs;
-}
-
-// The arguments the case's call writes: from the schema when dpfuzz knows
-// the op; else the names ATen's out= and in-place schemas use (an op of a
-// library this process has not loaded).
-std::vector<std::string> WrittenArgumentsOf(const Case& c) {
-  if (c.variant != Variant::kOut && c.variant != Variant::kInplace) return {};
-  const OpSpec* spec = FindOpFor(c);
-  if (spec != nullptr) {
-    absl::StatusOr<c10::OperatorHandle> op = OperatorFor(*spec, c.variant);
-    if (op.ok()) return WrittenArguments(*op);
-  }
-  return {c.variant == Variant::kOut ? "out" : "self"};
 }
 
 std::set<std::string> DTypesOf(const Case& c) {
@@ -132,6 +120,7 @@ Bug BugOf(std::vector<Member>& members) {
   bug.family = VerdictFamily(f.outcome.verdict);
   bug.culprit = f.blame.culprit;
   bug.feature = f.blame.feature;
+  bug.mechanism = MechanismOf(f);
   bug.severity = first.severity;
   bug.verdict = f.outcome.verdict;
   bug.detail = EvidenceLine(f.outcome.evidence);
@@ -390,6 +379,16 @@ ConfidenceJudgement ConfidenceOf(const Finding& f) {
   return {Confidence::kHigh, ""};
 }
 
+std::vector<std::string> WrittenArgumentsOf(const Case& c) {
+  if (c.variant != Variant::kOut && c.variant != Variant::kInplace) return {};
+  const OpSpec* spec = FindOpFor(c);
+  if (spec != nullptr) {
+    absl::StatusOr<c10::OperatorHandle> op = OperatorFor(*spec, c.variant);
+    if (op.ok()) return WrittenArguments(*op);
+  }
+  return {c.variant == Variant::kOut ? "out" : "self"};
+}
+
 std::string EvidenceLine(const Evidence& e) {
   const std::string& text = e.detail.empty() ? e.error : e.detail;
   return text.substr(0, text.find('\n'));
@@ -399,12 +398,25 @@ std::string BugKey(const Finding& f) {
   // A nested kernel that ignores where its components lie shows with any of
   // their features (order, gaps, permuted dims): one bug, not one per
   // feature (Note [Nested features] in reducers/blame.cc).
-  const std::string feature = absl::StartsWith(f.blame.feature, "nested_")
-                                  ? std::string("nested")
-                                  : f.blame.feature;
+  std::string feature = absl::StartsWith(f.blame.feature, "nested_")
+                            ? std::string("nested")
+                            : f.blame.feature;
+  // A simulated mechanism (oracles/mechanism.h) is what the kernel does
+  // wrong, of which the blamed feature is one sample: a kernel writing out
+  // as if it were contiguous shows with a transposed out and with one
+  // sliced with steps, one bug. It names the argument of an unblamed
+  // finding too.
+  const Evidence& e = f.outcome.evidence;
+  std::string culprit = f.blame.culprit;
+  if (!e.mechanism.empty()) {
+    feature = e.mechanism;
+    if (culprit.empty() && !absl::StartsWith(e.mechanism_argument, "output")) {
+      culprit = e.mechanism_argument;
+    }
+  }
   std::string key = absl::StrJoin(
-      {QualifiedOpName(f.c), std::string(VariantName(f.c.variant)),
-       f.blame.culprit, feature, VerdictFamily(f.outcome.verdict)},
+      {QualifiedOpName(f.c), std::string(VariantName(f.c.variant)), culprit,
+       feature, VerdictFamily(f.outcome.verdict)},
       "|");
   if (f.blame.feature == "dtype") {
     absl::StrAppend(&key, "|", absl::StrJoin(DTypesOf(f.c), ","));

@@ -44,6 +44,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "crashes/bugs/bug_mechanism.h"
 #include "crashes/findings/finding.h"
 
 namespace dpfuzz {
@@ -82,6 +83,11 @@ struct ConfidenceJudgement {
   std::string reason;  // Why it is low; "" when high.
 };
 
+// The arguments the case's call writes (out=, an in-place self): from the
+// schema when dpfuzz knows the op; else the names ATen's out= and in-place
+// schemas use (an op of a library this process has not loaded).
+std::vector<std::string> WrittenArgumentsOf(const Case& c);
+
 // Low when the case's arguments share memory with a written output
 // (Case::aliases), or when a tensor the call writes (out=, in-place self;
 // from the op's schema when dpfuzz knows the op, else "self" and "out")
@@ -89,7 +95,10 @@ struct ConfidenceJudgement {
 ConfidenceJudgement ConfidenceOf(const Finding& f);
 
 // "aten::masked_select|out|self|permuted|wrong_values": op overload
-// (QualifiedOpName), variant, culprit, feature, verdict family. Findings
+// (QualifiedOpName), variant, culprit, feature, verdict family; a finding
+// whose wrong values a simulated mechanism explains has the mechanism in
+// the feature's place ("...|out|writes_as_contiguous|wrong_values"), and
+// its argument as culprit when it is not blamed. Findings
 // blamed on "dtype" alone are dtype-specific: their dtypes are appended
 // ("...|dtype|internal_assert|u8"), so each dtype is a bug of its own.
 std::string BugKey(const Finding& f);
@@ -141,6 +150,7 @@ struct Bug {
   std::string issue;  // <representative>/issue.md when it exists, else "".
   Verdict verdict = Verdict::kMismatch;  // The representative's.
   std::string detail;                    // Its evidence, one line.
+  BugMechanism mechanism;                // The representative's.
 };
 
 // Groups layout-bug findings (kind kLayoutBug, not dismissed) into bugs,

@@ -27,6 +27,11 @@ Evidence EvidenceFromJson(const Json& j) {
     e.expected = StringOr(*first, "expected");
     e.actual = StringOr(*first, "actual");
   }
+  const auto mechanism = j.find("mechanism");
+  if (mechanism != j.end() && mechanism->is_object()) {
+    e.mechanism = StringOr(*mechanism, "name");
+    e.mechanism_argument = StringOr(*mechanism, "argument");
+  }
   const auto max_error = j.find("max_error");
   if (max_error != j.end() && max_error->is_number()) {
     e.max_error = max_error->get<double>();
@@ -45,6 +50,10 @@ Json EvidenceToJson(const Evidence& e) {
   }
   if (!e.error.empty()) j["error"] = e.error;
   if (!e.layout.empty()) j["layout"] = e.layout;
+  if (!e.mechanism.empty()) {
+    j["mechanism"] = {{"name", e.mechanism},
+                      {"argument", e.mechanism_argument}};
+  }
   return j;
 }
 

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "generators/op_args.h"
 
 namespace dpfuzz {
@@ -100,6 +101,32 @@ const std::vector<PlantedOp>& PlantedInternalErrorOps() {
   return *ops;
 }
 
+const std::vector<ClassOp>& PlantedClassOps() {
+  static const auto* ops = [] {
+    auto* v = new std::vector<ClassOp>;
+    for (const char* name :
+         {"contig_out_neg", "contig_out_abs", "contig_out_double"}) {
+      OpSpec spec = Unary(name, Verdict::kMismatch).spec;
+      spec.op = absl::StrCat("planted_class::", name);
+      spec.out_overload = "out";
+      v->push_back({spec, Variant::kOut, "writes_as_contiguous"});
+    }
+    for (const char* name : {"memory_order_neg", "memory_order_double"}) {
+      OpSpec spec = Unary(name, Verdict::kMismatch).spec;
+      spec.op = absl::StrCat("planted_class::", name);
+      v->push_back({spec, Variant::kFunctional, "reads_as_contiguous"});
+    }
+    OpSpec blind = Unary("offset_blind_neg", Verdict::kMismatch).spec;
+    blind.op = "planted_class::offset_blind_neg";
+    v->push_back({blind, Variant::kFunctional, "reads_ignoring_offset"});
+    OpSpec skewed = Unary("skewed_neg", Verdict::kMismatch).spec;
+    skewed.op = "planted_class::skewed_neg";
+    v->push_back({skewed, Variant::kFunctional, ""});
+    return v;
+  }();
+  return *ops;
+}
+
 std::vector<OpSpec> AllPlantedSpecs() {
   std::vector<OpSpec> specs;
   for (const PlantedOp& p : PlantedOps()) specs.push_back(p.spec);
@@ -109,6 +136,7 @@ std::vector<OpSpec> AllPlantedSpecs() {
   for (const PlantedOp& p : PlantedInternalErrorOps()) {
     specs.push_back(p.spec);
   }
+  for (const ClassOp& p : PlantedClassOps()) specs.push_back(p.spec);
   return specs;
 }
 

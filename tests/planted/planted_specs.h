@@ -4,8 +4,10 @@
 #ifndef DPFUZZ_TESTS_PLANTED_PLANTED_SPECS_H_
 #define DPFUZZ_TESTS_PLANTED_PLANTED_SPECS_H_
 
+#include <string>
 #include <vector>
 
+#include "generators/case.h"
 #include "generators/op_spec.h"
 #include "oracles/verdict.h"
 
@@ -35,6 +37,19 @@ const std::vector<PlantedOp>& PlantedInternalErrorOps();
 // Nested-tensor ops (nested_ops.cc): buffer_relu (kMismatch, the
 // components read as dense) and good_relu (kAgree), as nested specs.
 const std::vector<PlantedOp>& PlantedNestedOps();
+
+// Ops that share a layout mistake (class_ops.cc), each with the mechanism
+// that explains its wrong values (oracles/mechanism.h; "" when none does)
+// in the variant that has the bug: three out= kernels sharing a helper
+// ("writes_as_contiguous", variant out), two functional kernels reading
+// self in memory order ("reads_as_contiguous"), offset_blind_neg
+// ("reads_ignoring_offset") and skewed_neg ("").
+struct ClassOp {
+  OpSpec spec;
+  Variant variant;
+  std::string mechanism;
+};
+const std::vector<ClassOp>& PlantedClassOps();
 
 // The specs of all the lists, for AddOps.
 std::vector<OpSpec> AllPlantedSpecs();

@@ -1,0 +1,221 @@
+#include "oracles/mechanism.h"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+#include "generators/aten_bridge.h"
+#include "generators/geometry.h"
+#include "generators/materialize.h"
+#include "generators/poison.h"
+#include "oracles/compare.h"
+
+namespace dpfuzz {
+namespace {
+
+// How a kernel may read or write a tensor's storage instead of through its
+// layout (Note [Mechanisms by simulation]).
+enum class Reading : uint8_t {
+  kMemoryOrder,     // Its elements in storage order, taken as row-major.
+  kAsContiguous,    // numel elements linearly from its data pointer.
+  kIgnoringOffset,  // Its strides from the storage's start.
+};
+
+// The storage index each logical element (row-major) is read from or
+// written to under `reading`; nothing when that is where the layout puts
+// them anyway, or outside the storage's `elements`.
+std::optional<std::vector<int64_t>> ReadingIndices(const TensorSpec& spec,
+                                                   Reading reading,
+                                                   int64_t elements) {
+  const std::vector<int64_t> layout = SpecStorageIndices(spec);
+  std::vector<int64_t> indices = layout;
+  switch (reading) {
+    case Reading::kMemoryOrder:
+      std::sort(indices.begin(), indices.end());
+      // Elements sharing memory have no order of their own.
+      if (std::adjacent_find(indices.begin(), indices.end()) !=
+          indices.end()) {
+        return std::nullopt;
+      }
+      break;
+    case Reading::kAsContiguous:
+      for (size_t i = 0; i < indices.size(); ++i) {
+        indices[i] = spec.layout.storage_offset + static_cast<int64_t>(i);
+      }
+      break;
+    case Reading::kIgnoringOffset:
+      for (int64_t& index : indices) index -= spec.layout.storage_offset;
+      break;
+  }
+  if (indices == layout) return std::nullopt;
+  for (int64_t index : indices) {
+    if (index < 0 || index >= elements) return std::nullopt;
+  }
+  return indices;
+}
+
+int64_t StorageElements(const StorageGroup& group) {
+  return static_cast<int64_t>(group.before.size()) /
+         group.storage.element_size();
+}
+
+// A 1-d CPU tensor of `dtype` holding `bytes`.
+at::Tensor FromBytes(DType dtype, const std::vector<uint8_t>& bytes) {
+  return MakeContiguousTensor(
+      dtype, {static_cast<int64_t>(bytes.size()) / ElementSize(dtype)}, bytes);
+}
+
+bool Agree(const at::Tensor& expected, const at::Tensor& actual,
+           Comparison comparison) {
+  return expected.defined() && actual.defined() &&
+         !CompareValues(expected, actual, comparison).has_value();
+}
+
+// The index of the result named `name`, or nothing.
+std::optional<size_t> ResultNamed(const Simulation& s,
+                                  const std::string& name) {
+  for (size_t i = 0; i < s.names.size(); ++i) {
+    if (s.names[i] == name) return i;
+  }
+  return std::nullopt;
+}
+
+// Whether written member i of `group` holds, in its whole storage, the
+// storage before the call with the right results written at the places
+// `reading` gives.
+bool WrittenSo(const Simulation& s, const StorageGroup& group, size_t member,
+               Reading reading) {
+  const TensorSpec& spec = group.specs[member];
+  const std::optional<size_t> result = ResultNamed(s, group.args[member]);
+  if (!result.has_value()) return false;
+  const at::Tensor& right = s.expected[*result];
+  if (!right.defined() || right.sizes().vec() != spec.layout.sizes ||
+      right.scalar_type() != ToScalarType(spec.dtype)) {
+    return false;
+  }
+  const std::optional<std::vector<int64_t>> indices =
+      ReadingIndices(spec, reading, StorageElements(group));
+  if (!indices.has_value()) return false;
+  const std::vector<uint8_t> after = ReadStorageBytes(group.storage);
+  if (after.size() != group.before.size()) return false;  // Resized.
+  std::vector<uint8_t> simulated = group.before;
+  const std::vector<uint8_t> values = ReadLogicalBytes(right);
+  const int64_t size = ElementSize(spec.dtype);
+  for (size_t i = 0; i < indices->size(); ++i) {
+    std::memcpy(simulated.data() + (*indices)[i] * size,
+                values.data() + i * size, size);
+  }
+  return Agree(FromBytes(spec.dtype, simulated), FromBytes(spec.dtype, after),
+               s.comparison);
+}
+
+// The returned result `i`, read linearly from its data pointer, holds the
+// right results in row-major order while its layout is another.
+bool FilledAsContiguous(const Simulation& s, size_t i) {
+  const at::Tensor& got = s.actual[i];
+  const at::Tensor& right = s.expected[i];
+  if (!got.defined() || !right.defined() || got.is_nested() ||
+      got.layout() != at::kStrided || got.is_contiguous() ||
+      got.sizes() != right.sizes() || !got.has_storage() ||
+      (got.storage_offset() + got.numel()) * got.element_size() >
+          static_cast<int64_t>(got.storage().nbytes())) {
+    return false;
+  }
+  const at::Tensor linear =
+      got.as_strided(got.sizes(), ComputeContiguousStrides(got.sizes().vec()));
+  return Agree(right, linear, s.comparison);
+}
+
+// The op's results with group member i read under `reading` match the
+// variant's.
+bool ReadSo(const Simulation& s, const StorageGroup& group, size_t member,
+            Reading reading) {
+  const TensorSpec& spec = group.specs[member];
+  if (spec.is_nested()) return false;
+  if (!IsFloating(spec.dtype) && !IsComplex(spec.dtype) &&
+      reading != Reading::kMemoryOrder) {
+    return false;
+  }
+  const std::optional<std::vector<int64_t>> indices =
+      ReadingIndices(spec, reading, StorageElements(group));
+  if (!indices.has_value()) return false;
+  CaseTensors reread =
+      MaterializeRereadBaseline(*s.variant, group.args[member], *indices);
+  const std::optional<std::vector<at::Tensor>> results = s.call(reread);
+  if (!results.has_value() || results->size() != s.actual.size()) return false;
+  for (size_t i = 0; i < results->size(); ++i) {
+    if (!Agree((*results)[i], s.actual[i], s.comparison)) return false;
+  }
+  return !s.actual.empty();
+}
+
+// A result element holds the poison pattern where the baseline's does not.
+bool HoldsPoison(const Simulation& s) {
+  for (size_t i = 0; i < s.actual.size() && i < s.expected.size(); ++i) {
+    const at::Tensor& got = s.actual[i];
+    const at::Tensor& right = s.expected[i];
+    if (!got.defined() || !right.defined() || got.is_nested() ||
+        got.layout() != at::kStrided || got.sizes() != right.sizes() ||
+        got.scalar_type() != right.scalar_type()) {
+      continue;
+    }
+    const absl::StatusOr<DType> dtype = FromScalarType(got.scalar_type());
+    if (!dtype.ok()) continue;
+    const std::vector<uint8_t> a = ReadLogicalBytes(got);
+    const std::vector<uint8_t> e = ReadLogicalBytes(right);
+    const int64_t size = ElementSize(*dtype);
+    for (size_t at = 0; at + size <= a.size(); at += size) {
+      if (IsPoison(*dtype, a.data() + at) && !IsPoison(*dtype, e.data() + at)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool IsWritten(const Simulation& s, const std::string& member) {
+  return std::find(s.written.begin(), s.written.end(), member) !=
+         s.written.end();
+}
+
+}  // namespace
+
+std::optional<Explanation> ExplainWrongValues(const Simulation& s) {
+  at::NoGradGuard no_grad;
+  const std::vector<StorageGroup>& groups = s.variant->groups;
+  for (const StorageGroup& group : groups) {
+    for (size_t m = 0; m < group.args.size(); ++m) {
+      if (!IsWritten(s, group.args[m])) continue;
+      if (WrittenSo(s, group, m, Reading::kAsContiguous)) {
+        return Explanation{"writes_as_contiguous", group.args[m]};
+      }
+      if (WrittenSo(s, group, m, Reading::kIgnoringOffset)) {
+        return Explanation{"writes_ignoring_offset", group.args[m]};
+      }
+    }
+  }
+  if (s.written.empty()) {
+    for (size_t i = 0; i < s.actual.size(); ++i) {
+      if (FilledAsContiguous(s, i)) {
+        return Explanation{"fills_result_as_contiguous", s.names[i]};
+      }
+    }
+  }
+  for (Reading reading : {Reading::kAsContiguous, Reading::kMemoryOrder,
+                          Reading::kIgnoringOffset}) {
+    for (const StorageGroup& group : groups) {
+      for (size_t m = 0; m < group.args.size(); ++m) {
+        if (!IsWritten(s, group.args[m]) && ReadSo(s, group, m, reading)) {
+          return Explanation{reading == Reading::kIgnoringOffset
+                                 ? "reads_ignoring_offset"
+                                 : "reads_as_contiguous",
+                             group.args[m]};
+        }
+      }
+    }
+  }
+  if (HoldsPoison(s)) return Explanation{"reads_outside_view", ""};
+  return std::nullopt;
+}
+
+}  // namespace dpfuzz

@@ -1,0 +1,122 @@
+// Bug classes from real runs of the planted_class ops
+// (tests/planted/class_ops.cc): the three out= kernels that share a helper
+// writing `out` as if it were contiguous are one class of three bugs, the
+// two kernels reading `self` in memory order another, the op whose wrong
+// values nothing explains a class of its own; no class mixes them. Every
+// case is run by RunCase, so the mechanisms are those the simulation finds.
+
+#include "crashes/bugs/bug_class.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "generators/geometry.h"
+#include "generators/op_args.h"
+#include "generators/rng.h"
+#include "oracles/run_case.h"
+#include "tests/planted/planted_specs.h"
+
+namespace dpfuzz {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::UnorderedElementsAre;
+
+Argument Laid(const std::string& name, Dims sizes, Dims strides,
+              int64_t offset, uint64_t seed) {
+  Rng rng(seed);
+  TensorSpec spec = Values(sizes, DType::kFloat32, rng);
+  spec.layout = StridedLayout{sizes, strides, offset};
+  return Arg(name, spec);
+}
+
+// The findings of each planted_class op's buggy variant on a few layouts
+// (transposed, with gaps, both; offsets), dtype float32, as stored.
+std::vector<StoredFinding> ClassOpFindings() {
+  std::vector<StoredFinding> stored;
+  struct Layout {
+    Dims sizes, strides;
+    int64_t offset;
+  };
+  const std::vector<Layout> layouts = {
+      {{3, 4}, {1, 3}, 0}, {{3, 4}, {8, 2}, 1}, {{4, 2}, {1, 8}, 2}};
+  uint64_t seed = 1;
+  for (const ClassOp& op : PlantedClassOps()) {
+    for (const Layout& l : layouts) {
+      Case c;
+      c.op = op.spec.op;
+      c.variant = op.variant;
+      // The written out (or the read self) takes the layout.
+      if (op.variant == Variant::kOut) {
+        c.args = {Laid("self", l.sizes, ComputeContiguousStrides(l.sizes),
+                       0, ++seed),
+                  Laid("out", l.sizes, l.strides, l.offset, ++seed)};
+      } else {
+        c.args = {Laid("self", l.sizes, l.strides, l.offset, ++seed)};
+      }
+      absl::StatusOr<CaseOutcome> o = RunCase(op.spec, c);
+      EXPECT_TRUE(o.ok()) << o.status();
+      if (!o.ok() || !IsFinding(o->verdict)) continue;
+      Finding f = MakeFinding(c, *o);
+      stored.push_back(StoredFinding{
+          absl::StrCat("f", stored.size()), std::move(f), 1, std::nullopt});
+    }
+  }
+  return stored;
+}
+
+TEST(BugClassTest, OneMechanismAcrossOpsIsOneClass) {
+  const std::vector<StoredFinding> findings = ClassOpFindings();
+  const std::vector<Bug> bugs = GroupBugs(findings);
+  // One bug per op: the layouts are samples of one mistake each.
+  std::map<std::string, int> bugs_per_op;
+  for (const Bug& b : bugs) ++bugs_per_op[b.op];
+  for (const ClassOp& op : PlantedClassOps()) {
+    EXPECT_EQ(bugs_per_op[op.spec.op], 1) << op.spec.op;
+  }
+  std::map<std::string, BugClass> by_mechanism;
+  for (const BugClass& k : GroupClasses(bugs)) {
+    EXPECT_EQ(by_mechanism.count(k.mechanism.name), 0u)
+        << "two classes of " << k.mechanism.name;
+    by_mechanism[k.mechanism.name] = k;
+  }
+  const BugClass& writes = by_mechanism["writes_as_contiguous"];
+  EXPECT_EQ(writes.members.size(), 3u);
+  EXPECT_THAT(writes.ops,
+              UnorderedElementsAre("planted_class::contig_out_neg (out=)",
+                                   "planted_class::contig_out_abs (out=)",
+                                   "planted_class::contig_out_double (out=)"));
+  EXPECT_EQ(writes.mechanism.role, "out");
+  const BugClass& reads = by_mechanism["reads_as_contiguous"];
+  EXPECT_THAT(reads.ops,
+              UnorderedElementsAre("planted_class::memory_order_neg",
+                                   "planted_class::memory_order_double"));
+  EXPECT_EQ(reads.mechanism.role, "input");
+  EXPECT_THAT(by_mechanism["reads_ignoring_offset"].ops,
+              ElementsAre("planted_class::offset_blind_neg"));
+  const BugClass& alone = by_mechanism["unexplained"];
+  EXPECT_THAT(alone.ops, ElementsAre("planted_class::skewed_neg"));
+  EXPECT_EQ(alone.members.size(), 1u);
+  EXPECT_EQ(by_mechanism.size(), 4u);
+}
+
+TEST(BugClassTest, IdsAreStableAndUnexplainedBugsStandAlone) {
+  const std::vector<Bug> bugs = GroupBugs(ClassOpFindings());
+  std::map<std::string, std::string> class_of;
+  for (const Bug& b : bugs) class_of[b.op] = ClassId(b);
+  EXPECT_EQ(class_of["planted_class::contig_out_neg"],
+            class_of["planted_class::contig_out_abs"]);
+  EXPECT_THAT(class_of["planted_class::contig_out_neg"],
+              ::testing::StartsWith("writes_as_contiguous-out-wrong_values-"));
+  EXPECT_THAT(class_of["planted_class::skewed_neg"],
+              ::testing::StartsWith("unexplained-skewed_neg-functional-"));
+  // The same findings again give the same ids.
+  std::map<std::string, std::string> again;
+  for (const Bug& b : GroupBugs(ClassOpFindings())) again[b.op] = ClassId(b);
+  EXPECT_EQ(class_of, again);
+}
+
+}  // namespace
+}  // namespace dpfuzz

@@ -1,0 +1,112 @@
+// Mechanisms by simulation (oracles/mechanism.h): each planted layout
+// mistake is named, on the argument it reads or writes wrongly, and a
+// wrong result no mistake explains is left unexplained.
+
+#include "oracles/mechanism.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "generators/op_args.h"
+#include "generators/op_registry.h"
+#include "generators/rng.h"
+#include "oracles/run_case.h"
+#include "tests/planted/planted_specs.h"
+
+namespace dpfuzz {
+namespace {
+
+const OpSpec& SpecOf(const std::string& op) {
+  for (const ClassOp& p : PlantedClassOps()) {
+    if (p.spec.op == op) return p.spec;
+  }
+  for (const PlantedOp& p : PlantedOps()) {
+    if (p.spec.op == op) return p.spec;
+  }
+  ADD_FAILURE() << "no planted op " << op;
+  static const OpSpec none;
+  return none;
+}
+
+// A float32 tensor argument laid out as given, with generated values.
+Argument Laid(const std::string& name, Dims sizes, Dims strides,
+              int64_t offset = 0) {
+  Rng rng(7);
+  TensorSpec spec = Values(sizes, DType::kFloat32, rng);
+  spec.layout = StridedLayout{sizes, strides, offset};
+  return Arg(name, spec);
+}
+
+CaseOutcome RunOn(const std::string& op, Variant variant,
+                std::vector<Argument> args) {
+  Case c;
+  c.op = op;
+  c.variant = variant;
+  c.args = std::move(args);
+  absl::StatusOr<CaseOutcome> o = RunCase(SpecOf(op), c);
+  EXPECT_TRUE(o.ok()) << o.status();
+  return o.ok() ? *o : CaseOutcome{};
+}
+
+struct Expected {
+  std::string op;
+  Variant variant;
+  std::vector<Argument> args;
+  Verdict verdict;
+  std::string mechanism, argument;
+};
+
+TEST(MechanismTest, EachPlantedMistakeIsNamedOnItsArgument) {
+  const Dims k = {3, 4};
+  const std::vector<Expected> cases = {
+      // One helper writes out linearly: scrambled when out is transposed,
+      // its gaps overwritten when it has gaps.
+      {"planted_class::contig_out_neg", Variant::kOut,
+       {Laid("self", k, {4, 1}), Laid("out", k, {1, 3})}, Verdict::kMismatch,
+       "writes_as_contiguous", "out"},
+      {"planted_class::contig_out_abs", Variant::kOut,
+       {Laid("self", k, {4, 1}), Laid("out", k, {8, 2}, 1)},
+       Verdict::kOutsideWrite, "writes_as_contiguous", "out"},
+      {"planted_class::contig_out_double", Variant::kOut,
+       {Laid("self", k, {4, 1}), Laid("out", k, {1, 3})}, Verdict::kMismatch,
+       "writes_as_contiguous", "out"},
+      // Memory order of a transposed input with gaps: no gap is read.
+      {"planted_class::memory_order_neg", Variant::kFunctional,
+       {Laid("self", k, {2, 8}, 1)}, Verdict::kMismatch,
+       "reads_as_contiguous", "self"},
+      {"planted_class::memory_order_double", Variant::kFunctional,
+       {Laid("self", k, {1, 3})}, Verdict::kMismatch, "reads_as_contiguous",
+       "self"},
+      {"planted_class::offset_blind_neg", Variant::kFunctional,
+       {Laid("self", k, {4, 1}, 5)}, Verdict::kNanIntroduced,
+       "reads_ignoring_offset", "self"},
+      // Linear reads through gaps pull poison in.
+      {"planted::flat_neg", Variant::kFunctional, {Laid("self", k, {8, 2})},
+       Verdict::kNanIntroduced, "reads_as_contiguous", "self"},
+      {"planted::cl_scramble", Variant::kFunctional,
+       {Laid("self", {2, 3, 2, 2}, {12, 1, 6, 3})}, Verdict::kMismatch,
+       "fills_result_as_contiguous", "output 0"},
+      {"planted::flat_fill_one", Variant::kInplace, {Laid("self", k, {8, 2})},
+       Verdict::kOutsideWrite, "writes_as_contiguous", "self"},
+      // Off by one at one element: no layout mistake gives that.
+      {"planted_class::skewed_neg", Variant::kFunctional,
+       {Laid("self", k, {1, 3})}, Verdict::kMismatch, "", ""},
+  };
+  for (const Expected& e : cases) {
+    const CaseOutcome o = RunOn(e.op, e.variant, e.args);
+    EXPECT_EQ(o.verdict, e.verdict) << e.op << ": " << o.evidence.detail;
+    EXPECT_EQ(o.evidence.mechanism, e.mechanism) << e.op;
+    EXPECT_EQ(o.evidence.mechanism_argument, e.argument) << e.op;
+  }
+}
+
+TEST(MechanismTest, AgreeingCasesAndCorrectOpsHaveNone) {
+  const CaseOutcome o =
+      RunOn("planted::good_neg", Variant::kOut,
+          {Laid("self", {3, 4}, {1, 3}), Laid("out", {3, 4}, {8, 2}, 1)});
+  EXPECT_EQ(o.verdict, Verdict::kAgree);
+  EXPECT_EQ(o.evidence.mechanism, "");
+}
+
+}  // namespace
+}  // namespace dpfuzz
