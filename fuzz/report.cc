@@ -465,8 +465,8 @@ std::vector<Table> ReportTables(const Json& r) {
   return tables;
 }
 
-// "bugs: 2 in 1 classes (memory 1, wrong_values 1; low confidence 1) from 5 layout-bug
-// findings; baseline failures: 1; ..."
+// "bugs: 2 in 1 classes (memory 1, wrong_values 1; low confidence 1) from 5
+// layout-bug findings; baseline failures: 1; ..."
 std::string SummaryText(const Json& s) {
   std::vector<std::string> severities;
   for (Severity severity : kSeverities) {
@@ -477,8 +477,8 @@ std::string SummaryText(const Json& s) {
     }
   }
   return absl::StrCat(
-      "bugs: ", s.at("bugs").dump(), " in ",
-      s.value("classes", Json(0)).dump(), " classes (",
+      "bugs: ", s.at("bugs").dump(), " in ", s.value("classes", Json(0)).dump(),
+      " classes (",
       severities.empty() ? "none" : absl::StrJoin(severities, ", "),
       "; low confidence ", s.at("low_confidence").dump(), ") from ",
       s.at("layout_findings").dump(),

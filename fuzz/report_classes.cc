@@ -86,8 +86,8 @@ Table ClassesTable(const Json& classes) {
           Text(StringAt(k, "title")), Text(StringAt(k, "role")),
           Text(StringAt(k, "verdict")), Text(StringAt(k, "severity")),
           Text(StringAt(k, "confidence")),
-          Text(absl::StrJoin(k.at("ops").get<std::vector<std::string>>(),
-                             ", ")),
+          Text(
+              absl::StrJoin(k.at("ops").get<std::vector<std::string>>(), ", ")),
           members, class_md.empty() ? Text("") : Link(class_md)}});
   }
   return table;
@@ -123,8 +123,8 @@ std::string ClassMarkdown(const Json& klass, const std::vector<Json>& bugs,
         StringAt(b, "verdict"), " | ",
         absl::StrJoin(b.at("dtypes").get<std::vector<std::string>>(), ", "),
         " | ",
-        CellText(absl::StrCat(StringAt(b, "culprit"), " ",
-                              StringAt(b, "feature"))),
+        CellText(
+            absl::StrCat(StringAt(b, "culprit"), " ", StringAt(b, "feature"))),
         " | ", CellText(StringAt(b, "detail").substr(0, 160)), " | ",
         issue.empty() ? std::string("-")
                       : absl::StrCat("[issue.md](", relative(issue), ")"),
@@ -141,9 +141,9 @@ std::string ClassMarkdown(const Json& klass, const std::vector<Json>& bugs,
       }
     }
   }
-  absl::StrAppend(&md, "\n",
-                  snippet.empty() ? "No member has a verified snippet yet.\n"
-                                  : snippet);
+  absl::StrAppend(
+      &md, "\n",
+      snippet.empty() ? "No member has a verified snippet yet.\n" : snippet);
   return md;
 }
 

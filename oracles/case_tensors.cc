@@ -273,10 +273,10 @@ CaseTensors MaterializeTailFilledBaseline(const CaseTensors& variant,
       [fill](const at::Tensor& g) {
         const at::Tensor dense = ReadDense(g);
         absl::StatusOr<DType> dtype = FromScalarType(dense.scalar_type());
-        return dtype.ok() ? WithFilledTail(*dtype, dense.sizes().vec(),
-                                           ReadLogicalBytes(dense), g.device(),
-                                           fill)
-                          : dense.to(g.device());
+        return dtype.ok()
+                   ? WithFilledTail(*dtype, dense.sizes().vec(),
+                                    ReadLogicalBytes(dense), g.device(), fill)
+                   : dense.to(g.device());
       });
 }
 

@@ -33,8 +33,7 @@ std::optional<std::vector<int64_t>> ReadingIndices(const TensorSpec& spec,
     case Reading::kMemoryOrder:
       std::sort(indices.begin(), indices.end());
       // Elements sharing memory have no order of their own.
-      if (std::adjacent_find(indices.begin(), indices.end()) !=
-          indices.end()) {
+      if (std::adjacent_find(indices.begin(), indices.end()) != indices.end()) {
         return std::nullopt;
       }
       break;
@@ -107,6 +106,42 @@ bool WrittenSo(const Simulation& s, const StorageGroup& group, size_t member,
   }
   return Agree(FromBytes(spec.dtype, simulated), FromBytes(spec.dtype, after),
                s.comparison);
+}
+
+// Written member i of `group` is wrong only where it still holds what it
+// held before the call: the kernel never wrote those elements (it computed
+// into a temporary it did not copy back, say). Its storage is otherwise
+// the right results at the layout's places.
+bool LeftUnwritten(const Simulation& s, const StorageGroup& group,
+                   size_t member) {
+  const TensorSpec& spec = group.specs[member];
+  const std::optional<size_t> result = ResultNamed(s, group.args[member]);
+  if (!result.has_value()) return false;
+  const at::Tensor& right = s.expected[*result];
+  const at::Tensor& got = s.actual[*result];
+  if (!right.defined() || !got.defined() ||
+      right.sizes().vec() != spec.layout.sizes ||
+      got.sizes().vec() != spec.layout.sizes ||
+      right.scalar_type() != ToScalarType(spec.dtype)) {
+    return false;
+  }
+  // The right results, except where the element still holds its old value.
+  const std::vector<uint8_t> right_bytes = ReadLogicalBytes(right);
+  const std::vector<uint8_t> got_bytes = ReadLogicalBytes(got);
+  const std::vector<int64_t> places = SpecStorageIndices(spec);
+  const int64_t size = ElementSize(spec.dtype);
+  std::vector<uint8_t> simulated = right_bytes;
+  bool any_unwritten = false;
+  for (size_t i = 0; i < places.size(); ++i) {
+    const uint8_t* old = group.before.data() + places[i] * size;
+    if (std::memcmp(got_bytes.data() + i * size, old, size) == 0 &&
+        std::memcmp(right_bytes.data() + i * size, old, size) != 0) {
+      std::memcpy(simulated.data() + i * size, old, size);
+      any_unwritten = true;
+    }
+  }
+  return any_unwritten && Agree(FromBytes(spec.dtype, simulated),
+                                FromBytes(spec.dtype, got_bytes), s.comparison);
 }
 
 // The returned result `i`, read linearly from its data pointer, holds the
@@ -191,6 +226,9 @@ std::optional<Explanation> ExplainWrongValues(const Simulation& s) {
       }
       if (WrittenSo(s, group, m, Reading::kIgnoringOffset)) {
         return Explanation{"writes_ignoring_offset", group.args[m]};
+      }
+      if (LeftUnwritten(s, group, m)) {
+        return Explanation{"leaves_unwritten", group.args[m]};
       }
     }
   }

@@ -12,6 +12,10 @@
 //    contiguous, gaps and all ("writes_as_contiguous"), or at its strides
 //    from the storage's start, its offset ignored
 //    ("writes_ignoring_offset");
+//  - a written argument wrong only where it still holds what it held
+//    before the call, right elsewhere: elements the kernel never wrote (a
+//    result computed into a temporary not copied back)
+//    ("leaves_unwritten");
 //  - a returned result laid out other than row-major (channels_last,
 //    permuted) whose memory, read linearly from its data pointer, holds
 //    the right results in row-major order ("fills_result_as_contiguous");

@@ -411,8 +411,7 @@ CaseOutcome Explained(CaseOutcome outcome, const c10::OperatorHandle& op,
   s.expected = b.tensors;
   s.actual = v.tensors;
   s.comparison = judged.comparison;
-  s.call = [&](CaseTensors& tensors)
-      -> std::optional<std::vector<at::Tensor>> {
+  s.call = [&](CaseTensors& tensors) -> std::optional<std::vector<at::Tensor>> {
     absl::StatusOr<CallResult> r = Invoke(op, c, tensors.args);
     if (!r.ok() || r->outcome != CallOutcome::kOk) return std::nullopt;
     return ResultsOf(*r, tensors.args, written).tensors;
@@ -460,8 +459,8 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
     if (diff->evidence.layout.empty()) {
       diff->evidence.layout = v.densified.empty() ? b.densified : v.densified;
     }
-    return Explained(std::move(*diff), op, judged, c, variant,
-                     baseline_results, variant_results, written);
+    return Explained(std::move(*diff), op, judged, c, variant, baseline_results,
+                     variant_results, written);
   }
   if (std::optional<CaseOutcome> diff =
           CompareMutated(judged, c, mutated, baseline, variant, reference)) {

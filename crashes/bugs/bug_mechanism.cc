@@ -7,6 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "crashes/bugs/bug.h"
 
 namespace dpfuzz {
@@ -50,7 +51,8 @@ bool SaysViewNeedsReshape(const std::string& error) {
 
 // A mechanism's argument in backquotes, or "an argument".
 std::string Quoted(const BugMechanism& m) {
-  return m.argument.empty() ? "an argument" : absl::StrCat("`", m.argument, "`");
+  return m.argument.empty() ? "an argument"
+                            : absl::StrCat("`", m.argument, "`");
 }
 
 }  // namespace
@@ -95,116 +97,86 @@ BugMechanism MechanismOf(const Finding& f) {
 
 bool Explains(const BugMechanism& m) { return m.name != "unexplained"; }
 
-std::string MechanismTitle(const BugMechanism& m) {
-  const std::string arg = Quoted(m);
-  if (m.name == "writes_as_contiguous") {
-    return absl::StrCat("writes ", arg, " as if it were contiguous");
+namespace {
+
+// Each mechanism's title and explanation; $ARG stands for its argument in
+// backquotes, $DETAIL for its detail.
+struct MechanismText {
+  const char* name;
+  const char* title;
+  const char* explanation;
+};
+
+constexpr MechanismText kMechanismTexts[] = {
+    {"writes_as_contiguous", "writes $ARG as if it were contiguous",
+     "These kernels write their results through $ARG's data pointer row by "
+     "row, ignoring its strides. A right-size $ARG that is transposed or "
+     "sliced with steps gets its values scrambled, or the memory between its "
+     "elements overwritten."},
+    {"writes_ignoring_offset", "writes $ARG ignoring its storage offset",
+     "These kernels write $ARG at its strides from the start of its storage. "
+     "A view with a storage offset (a narrow or a select) gets nothing, and "
+     "the memory before it is overwritten."},
+    {"leaves_unwritten", "leaves elements of a strided $ARG unwritten",
+     "These kernels leave elements of a strided $ARG as they were, and write "
+     "the rest right: the results are computed elsewhere (a contiguous "
+     "temporary) and not all copied back. The caller reads stale values "
+     "with no error."},
+    {"fills_result_as_contiguous",
+     "fills a result it lays out strided as if it were contiguous",
+     "These kernels allocate a result in their input's memory format "
+     "(channels_last, permuted) and then fill it row by row. The result's "
+     "values come back scrambled."},
+    {"reads_as_contiguous", "reads $ARG as if it were contiguous",
+     "These kernels read $ARG as if it were contiguous: its memory taken row "
+     "by row from the data pointer, ignoring its strides. A transposed, "
+     "channels_last, sliced or expanded $ARG gives wrong values, or values "
+     "from outside the view."},
+    {"reads_ignoring_offset", "reads $ARG ignoring its storage offset",
+     "These kernels read $ARG at its strides from the start of its storage. "
+     "A view with a storage offset (a narrow or a select) is read as the "
+     "elements before it."},
+    {"reads_outside_view", "reads memory outside its arguments' views",
+     "Their results hold memory that lies outside every argument's view. "
+     "Which mistake reads it no simulation found."},
+    {"view_not_reshape", "calls .view() on $ARG where .reshape() is needed",
+     "These ops call .view() on $ARG (or a tensor derived from it), which "
+     "fails for strides a reshape handles. A transposed or sliced $ARG is "
+     "rejected although the op is defined for it."},
+    {"rejects", "rejects a strided $ARG: \"$DETAIL\"",
+     "These ops raise \"$DETAIL\" for a strided $ARG and accept the same "
+     "values contiguous. The check rejects a layout the op is defined for."},
+    {"internal_assert_at", "fails the internal assert at $DETAIL",
+     "A strided argument reaches the internal assert at $DETAIL, which the "
+     "contiguous one passes. An internal assert is an invariant the code "
+     "believed to hold."},
+    {"crash_at", "crashes at $DETAIL",
+     "A strided argument makes the process die at $DETAIL. The contiguous "
+     "one runs clean."},
+    {"size_one_stride_used", "uses the stride of a size-one dim of $ARG",
+     "These kernels use the stride of a dim of size one of $ARG, which places "
+     "no element and may be anything. The same call with only that stride "
+     "made canonical is right."},
+    {"unexplained", "unexplained: no layout mistake reproduces it",
+     "No layout mistake dpfuzz simulates reproduces the wrong result. It "
+     "stands alone until one does."},
+};
+
+std::string Filled(const BugMechanism& m, bool title) {
+  for (const MechanismText& t : kMechanismTexts) {
+    if (m.name != t.name) continue;
+    return absl::StrReplaceAll(title ? t.title : t.explanation,
+                               {{"$ARG", Quoted(m)}, {"$DETAIL", m.detail}});
   }
-  if (m.name == "writes_ignoring_offset") {
-    return absl::StrCat("writes ", arg, " ignoring its storage offset");
-  }
-  if (m.name == "fills_result_as_contiguous") {
-    return "fills a result it lays out strided as if it were contiguous";
-  }
-  if (m.name == "reads_as_contiguous") {
-    return absl::StrCat("reads ", arg, " as if it were contiguous");
-  }
-  if (m.name == "reads_ignoring_offset") {
-    return absl::StrCat("reads ", arg, " ignoring its storage offset");
-  }
-  if (m.name == "reads_outside_view") {
-    return "reads memory outside its arguments' views";
-  }
-  if (m.name == "view_not_reshape") {
-    return absl::StrCat("calls .view() on ", arg,
-                        " where .reshape() is needed");
-  }
-  if (m.name == "rejects") {
-    return absl::StrCat("rejects a strided ", arg, ": \"", m.detail, "\"");
-  }
-  if (m.name == "internal_assert_at") {
-    return absl::StrCat("fails the internal assert at ", m.detail);
-  }
-  if (m.name == "crash_at") return absl::StrCat("crashes at ", m.detail);
-  if (m.name == "size_one_stride_used") {
-    return absl::StrCat("uses the stride of a size-one dim of ", arg);
-  }
-  return absl::StrCat("unexplained: no layout mistake reproduces it");
+  return title ? m.name : "";
 }
 
+}  // namespace
+
+std::string MechanismTitle(const BugMechanism& m) { return Filled(m, true); }
+
 std::string MechanismExplanation(const BugMechanism& m) {
-  const std::string arg = Quoted(m);
-  if (m.name == "writes_as_contiguous") {
-    return absl::StrCat(
-        "These kernels write their results through ", arg,
-        "'s data pointer row by row, ignoring its strides. A right-size ",
-        arg,
-        " that is transposed or sliced with steps gets its values "
-        "scrambled, or the memory between its elements overwritten.");
-  }
-  if (m.name == "writes_ignoring_offset") {
-    return absl::StrCat(
-        "These kernels write ", arg,
-        " at its strides from the start of its storage. A view with a "
-        "storage offset (a narrow or a select) gets nothing, and the memory "
-        "before it is overwritten.");
-  }
-  if (m.name == "fills_result_as_contiguous") {
-    return "These kernels allocate a result in their input's memory format "
-           "(channels_last, permuted) and then fill it row by row. The "
-           "result's values come back scrambled.";
-  }
-  if (m.name == "reads_as_contiguous") {
-    return absl::StrCat(
-        "These kernels read ", arg,
-        " as if it were contiguous: its memory taken row by row from the "
-        "data pointer, ignoring its strides. A transposed, channels_last, "
-        "sliced or expanded ",
-        arg, " gives wrong values, or values from outside the view.");
-  }
-  if (m.name == "reads_ignoring_offset") {
-    return absl::StrCat(
-        "These kernels read ", arg,
-        " at its strides from the start of its storage. A view with a "
-        "storage offset (a narrow or a select) is read as the elements "
-        "before it.");
-  }
-  if (m.name == "reads_outside_view") {
-    return "Their results hold memory that lies outside every argument's "
-           "view. Which mistake reads it no simulation found.";
-  }
-  if (m.name == "view_not_reshape") {
-    return absl::StrCat(
-        "These ops call .view() on ", arg,
-        " (or a tensor derived from it), which fails for strides a reshape "
-        "handles. A transposed or sliced ",
-        arg, " is rejected although the op is defined for it.");
-  }
-  if (m.name == "rejects") {
-    return absl::StrCat(
-        "These ops raise \"", m.detail, "\" for a strided ", arg,
-        " and accept the same values contiguous. The check rejects a layout "
-        "the op is defined for.");
-  }
-  if (m.name == "internal_assert_at") {
-    return absl::StrCat(
-        "A strided argument reaches the internal assert at ", m.detail,
-        ", which the contiguous one passes. An internal assert is an "
-        "invariant the code believed to hold.");
-  }
-  if (m.name == "crash_at") {
-    return absl::StrCat(
-        "A strided argument makes the process die at ", m.detail,
-        ". The contiguous one runs clean.");
-  }
-  if (m.name == "size_one_stride_used") {
-    return absl::StrCat(
-        "These kernels use the stride of a dim of size one of ", arg,
-        ", which places no element and may be anything. The same call with "
-        "only that stride made canonical is right.");
-  }
-  return "No layout mistake dpfuzz simulates reproduces the wrong result. "
-         "It stands alone until one does.";
+  return Filled(m, false);
 }
 
 }  // namespace dpfuzz

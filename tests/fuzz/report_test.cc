@@ -210,12 +210,15 @@ TEST_F(ReportTest, MarkdownListsBugsThenWhatIsNotABug) {
         "## Quarantined ops", "## Findings per op and verdict"}) {
     EXPECT_THAT(md, HasSubstr(section));
   }
-  // The low confidence bug is listed apart, after the high confidence ones.
-  EXPECT_LT(md.find("## Bugs"), md.find(absl::StrCat("`", first, "`")));
-  EXPECT_LT(md.find(absl::StrCat("`", first, "`")),
-            md.find("## Low-confidence bugs"));
-  EXPECT_LT(md.find("## Low-confidence bugs"),
-            md.find(absl::StrCat("`", second, "`")));
+  // The classes lead, each naming its member bugs; the low confidence bug
+  // is listed apart, after the high confidence ones.
+  EXPECT_LT(md.find("## Bug classes"), md.find("## Bugs"));
+  EXPECT_LT(md.find("## Bug classes"), md.find(absl::StrCat("`", first, "`")));
+  const size_t first_row = md.find(absl::StrCat("| 1 | `", first, "`"));
+  const size_t second_row = md.find(absl::StrCat("| 2 | `", second, "`"));
+  EXPECT_LT(md.find("## Bugs"), first_row);
+  EXPECT_LT(first_row, md.find("## Low-confidence bugs"));
+  EXPECT_LT(md.find("## Low-confidence bugs"), second_row);
   EXPECT_LT(md.find("## Low-confidence bugs"), md.find("## Baseline failures"));
 }
 

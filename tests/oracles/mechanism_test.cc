@@ -38,7 +38,7 @@ Argument Laid(const std::string& name, Dims sizes, Dims strides,
 }
 
 CaseOutcome RunOn(const std::string& op, Variant variant,
-                std::vector<Argument> args) {
+                  std::vector<Argument> args) {
   Case c;
   c.op = op;
   c.variant = variant;
@@ -61,36 +61,75 @@ TEST(MechanismTest, EachPlantedMistakeIsNamedOnItsArgument) {
   const std::vector<Expected> cases = {
       // One helper writes out linearly: scrambled when out is transposed,
       // its gaps overwritten when it has gaps.
-      {"planted_class::contig_out_neg", Variant::kOut,
-       {Laid("self", k, {4, 1}), Laid("out", k, {1, 3})}, Verdict::kMismatch,
-       "writes_as_contiguous", "out"},
-      {"planted_class::contig_out_abs", Variant::kOut,
+      {"planted_class::contig_out_neg",
+       Variant::kOut,
+       {Laid("self", k, {4, 1}), Laid("out", k, {1, 3})},
+       Verdict::kMismatch,
+       "writes_as_contiguous",
+       "out"},
+      {"planted_class::contig_out_abs",
+       Variant::kOut,
        {Laid("self", k, {4, 1}), Laid("out", k, {8, 2}, 1)},
-       Verdict::kOutsideWrite, "writes_as_contiguous", "out"},
-      {"planted_class::contig_out_double", Variant::kOut,
-       {Laid("self", k, {4, 1}), Laid("out", k, {1, 3})}, Verdict::kMismatch,
-       "writes_as_contiguous", "out"},
+       Verdict::kOutsideWrite,
+       "writes_as_contiguous",
+       "out"},
+      {"planted_class::contig_out_double",
+       Variant::kOut,
+       {Laid("self", k, {4, 1}), Laid("out", k, {1, 3})},
+       Verdict::kMismatch,
+       "writes_as_contiguous",
+       "out"},
+      {"planted_class::unwritten_neg",
+       Variant::kOut,
+       {Laid("self", k, {4, 1}), Laid("out", k, {1, 3})},
+       Verdict::kMismatch,
+       "leaves_unwritten",
+       "out"},
       // Memory order of a transposed input with gaps: no gap is read.
-      {"planted_class::memory_order_neg", Variant::kFunctional,
-       {Laid("self", k, {2, 8}, 1)}, Verdict::kMismatch,
-       "reads_as_contiguous", "self"},
-      {"planted_class::memory_order_double", Variant::kFunctional,
-       {Laid("self", k, {1, 3})}, Verdict::kMismatch, "reads_as_contiguous",
+      {"planted_class::memory_order_neg",
+       Variant::kFunctional,
+       {Laid("self", k, {2, 8}, 1)},
+       Verdict::kMismatch,
+       "reads_as_contiguous",
        "self"},
-      {"planted_class::offset_blind_neg", Variant::kFunctional,
-       {Laid("self", k, {4, 1}, 5)}, Verdict::kNanIntroduced,
-       "reads_ignoring_offset", "self"},
+      {"planted_class::memory_order_double",
+       Variant::kFunctional,
+       {Laid("self", k, {1, 3})},
+       Verdict::kMismatch,
+       "reads_as_contiguous",
+       "self"},
+      {"planted_class::offset_blind_neg",
+       Variant::kFunctional,
+       {Laid("self", k, {4, 1}, 5)},
+       Verdict::kNanIntroduced,
+       "reads_ignoring_offset",
+       "self"},
       // Linear reads through gaps pull poison in.
-      {"planted::flat_neg", Variant::kFunctional, {Laid("self", k, {8, 2})},
-       Verdict::kNanIntroduced, "reads_as_contiguous", "self"},
-      {"planted::cl_scramble", Variant::kFunctional,
-       {Laid("self", {2, 3, 2, 2}, {12, 1, 6, 3})}, Verdict::kMismatch,
-       "fills_result_as_contiguous", "output 0"},
-      {"planted::flat_fill_one", Variant::kInplace, {Laid("self", k, {8, 2})},
-       Verdict::kOutsideWrite, "writes_as_contiguous", "self"},
+      {"planted::flat_neg",
+       Variant::kFunctional,
+       {Laid("self", k, {8, 2})},
+       Verdict::kNanIntroduced,
+       "reads_as_contiguous",
+       "self"},
+      {"planted::cl_scramble",
+       Variant::kFunctional,
+       {Laid("self", {2, 3, 2, 2}, {12, 1, 6, 3})},
+       Verdict::kMismatch,
+       "fills_result_as_contiguous",
+       "output 0"},
+      {"planted::flat_fill_one",
+       Variant::kInplace,
+       {Laid("self", k, {8, 2})},
+       Verdict::kOutsideWrite,
+       "writes_as_contiguous",
+       "self"},
       // Off by one at one element: no layout mistake gives that.
-      {"planted_class::skewed_neg", Variant::kFunctional,
-       {Laid("self", k, {1, 3})}, Verdict::kMismatch, "", ""},
+      {"planted_class::skewed_neg",
+       Variant::kFunctional,
+       {Laid("self", k, {1, 3})},
+       Verdict::kMismatch,
+       "",
+       ""},
   };
   for (const Expected& e : cases) {
     const CaseOutcome o = RunOn(e.op, e.variant, e.args);
@@ -103,7 +142,7 @@ TEST(MechanismTest, EachPlantedMistakeIsNamedOnItsArgument) {
 TEST(MechanismTest, AgreeingCasesAndCorrectOpsHaveNone) {
   const CaseOutcome o =
       RunOn("planted::good_neg", Variant::kOut,
-          {Laid("self", {3, 4}, {1, 3}), Laid("out", {3, 4}, {8, 2}, 1)});
+            {Laid("self", {3, 4}, {1, 3}), Laid("out", {3, 4}, {8, 2}, 1)});
   EXPECT_EQ(o.verdict, Verdict::kAgree);
   EXPECT_EQ(o.evidence.mechanism, "");
 }

@@ -2,7 +2,8 @@
 // mechanisms and bug classes only (TORCH_LIBRARY "planted_class"): three
 // out= kernels that share one helper writing `out` as if it were
 // contiguous, two kernels that read `self` as if it were contiguous, in
-// memory order, one that ignores the storage offset of `self`, and one
+// memory order, one that ignores the storage offset of `self`, one that
+// leaves a strided `out` unwritten, and one
 // whose wrong values no layout mistake explains.
 // Each op's functional (or out=) counterpart is correct, so each op's bug
 // is in one variant.
@@ -44,6 +45,15 @@ at::Tensor& AbsOut(const at::Tensor& self, at::Tensor& out) {
 
 at::Tensor& DoubleOut(const at::Tensor& self, at::Tensor& out) {
   return WriteAsContiguous(at::mul(self, 2), out);
+}
+
+// Computes into a contiguous temporary and copies it back only when `out`
+// is contiguous: a strided `out` keeps its old values.
+at::Tensor& UnwrittenNegOut(const at::Tensor& self, at::Tensor& out) {
+  at::native::resize_output(out, self.sizes());
+  const at::Tensor result = at::neg(self);
+  if (out.is_contiguous()) out.copy_(result);
+  return out;
 }
 
 // `self`'s elements in the order they lie in memory, taken as row-major:
@@ -95,9 +105,11 @@ TORCH_LIBRARY(planted_class, m) {
   m.def("contig_out_abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
         AbsOut);
   m.def("contig_out_double(Tensor self) -> Tensor", Double);
-  m.def(
-      "contig_out_double.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-      DoubleOut);
+  m.def("contig_out_double.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+        DoubleOut);
+  m.def("unwritten_neg(Tensor self) -> Tensor", Neg);
+  m.def("unwritten_neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+        UnwrittenNegOut);
   m.def("memory_order_neg(Tensor self) -> Tensor", MemoryOrderNeg);
   m.def("memory_order_double(Tensor self) -> Tensor", MemoryOrderDouble);
   m.def("offset_blind_neg(Tensor self) -> Tensor", OffsetBlindNeg);

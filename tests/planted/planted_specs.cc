@@ -111,6 +111,10 @@ const std::vector<ClassOp>& PlantedClassOps() {
       spec.out_overload = "out";
       v->push_back({spec, Variant::kOut, "writes_as_contiguous"});
     }
+    OpSpec unwritten = Unary("unwritten_neg", Verdict::kMismatch).spec;
+    unwritten.op = "planted_class::unwritten_neg";
+    unwritten.out_overload = "out";
+    v->push_back({unwritten, Variant::kOut, "leaves_unwritten"});
     for (const char* name : {"memory_order_neg", "memory_order_double"}) {
       OpSpec spec = Unary(name, Verdict::kMismatch).spec;
       spec.op = absl::StrCat("planted_class::", name);

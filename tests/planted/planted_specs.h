@@ -41,7 +41,8 @@ const std::vector<PlantedOp>& PlantedNestedOps();
 // Ops that share a layout mistake (class_ops.cc), each with the mechanism
 // that explains its wrong values (oracles/mechanism.h; "" when none does)
 // in the variant that has the bug: three out= kernels sharing a helper
-// ("writes_as_contiguous", variant out), two functional kernels reading
+// ("writes_as_contiguous", variant out), unwritten_neg's out=
+// ("leaves_unwritten"), two functional kernels reading
 // self in memory order ("reads_as_contiguous"), offset_blind_neg
 // ("reads_ignoring_offset") and skewed_neg ("").
 struct ClassOp {
