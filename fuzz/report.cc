@@ -57,6 +57,14 @@ std::string TextOf(const Json& j, const char* key) {
   return it->is_string() ? it->get<std::string>() : it->dump();
 }
 
+Json PictureJson(const std::optional<LayoutPicture>& p) {
+  if (!p.has_value()) return nullptr;
+  return {{"argument", p->argument},  {"layout", p->layout},
+          {"cells", p->cells},        {"cut", p->cut},
+          {"view", p->view},          {"wrong", p->wrong},
+          {"misplaced", p->misplaced}};
+}
+
 Json BugJson(const Bug& bug, const std::string& report_dir) {
   Json findings = Json::array();
   for (const std::string& dir : bug.findings) {
@@ -77,6 +85,8 @@ Json BugJson(const Bug& bug, const std::string& report_dir) {
       {"dtypes", bug.dtypes},
       {"hits", bug.hits},
       {"class", ClassId(bug)},
+      {"picture", PictureJson(bug.picture)},
+      {"snippet", SnippetOfIssue(bug.issue)},
       {"mechanism",
        {{"name", bug.mechanism.name},
         {"detail", bug.mechanism.detail},
@@ -386,6 +396,7 @@ Table CoverageTable(const Json& coverage) {
 std::vector<Table> ReportTables(const Json& r) {
   std::vector<Table> tables;
   tables.push_back(ClassesTable(r.at("classes")));
+  tables.push_back(ClassDetailsTable(r.at("classes"), r.at("bugs")));
   Table& bugs = tables.emplace_back(
       Table{"bugs",
             "Bugs",
@@ -404,6 +415,7 @@ std::vector<Table> ReportTables(const Json& r) {
     table.rows.push_back(BugRow(b, ++rank));
   }
   tables.push_back(std::move(low));
+  tables.push_back(BugDetailsTable(r.at("bugs")));
   for (const auto& [id, title] :
        {std::pair<const char*, const char*>{"baseline_failures",
                                             "Baseline failures (not bugs)"},

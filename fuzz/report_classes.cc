@@ -9,6 +9,7 @@
 #include "common/files.h"
 #include "common/status_macros.h"
 #include "crashes/bugs/bug_class.h"
+#include "fuzz/report_svg.h"
 
 namespace dpfuzz {
 namespace {
@@ -19,15 +20,6 @@ using Json = nlohmann::json;
 std::string StringAt(const Json& j, const char* key) {
   const auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-// The first ```python block of an issue.md, fences included; "" if none.
-std::string PythonSnippet(const std::string& issue_md) {
-  const size_t start = issue_md.find("```python");
-  if (start == std::string::npos) return "";
-  const size_t end = issue_md.find("\n```", start + 9);
-  if (end == std::string::npos) return "";
-  return issue_md.substr(start, end + 4 - start);
 }
 
 // A Markdown table cell: no line breaks, no column bars.
@@ -44,6 +36,18 @@ std::string CellText(std::string text) {
 }
 
 }  // namespace
+
+std::string SnippetOfIssue(const std::string& path) {
+  if (path.empty()) return "";
+  absl::StatusOr<std::string> text = ReadFile(path, "issue");
+  if (!text.ok()) return "";
+  const size_t fence = text->find("```python\n");
+  if (fence == std::string::npos) return "";
+  const size_t start = fence + 10;
+  const size_t end = text->find("\n```", start);
+  if (end == std::string::npos) return "";
+  return text->substr(start, end + 1 - start);
+}
 
 Json ClassesJson(const std::vector<Bug>& bugs, const std::string& class_dir) {
   Json classes = Json::array();
@@ -72,23 +76,77 @@ Table ClassesTable(const Json& classes) {
   Table table{"classes",
               "Bug classes (one mechanism, many ops: the issue to file once)",
               {"#", "class", "mechanism", "role", "verdict", "severity",
-               "confidence", "ops", "member bugs", "umbrella issue"}};
+               "confidence", "bugs", "ops", "member bugs", "umbrella issue"}};
   size_t rank = 0;
   for (const Json& k : classes) {
-    Cell members;
-    for (const Json& id : k.at("members")) {
-      members.push_back({id.get<std::string>(), "", true});
-    }
+    const std::vector<std::string> members =
+        k.at("members").get<std::vector<std::string>>();
     const std::string class_md = StringAt(k, "class_md");
+    const Cell issue = class_md.empty() ? Text("") : Link(class_md);
     table.rows.push_back(
         {absl::StrCat(StringAt(k, "severity"), " ", StringAt(k, "confidence")),
          {Text(absl::StrCat(++rank)), Code(StringAt(k, "id")),
           Text(StringAt(k, "title")), Text(StringAt(k, "role")),
           Text(StringAt(k, "verdict")), Text(StringAt(k, "severity")),
-          Text(StringAt(k, "confidence")),
+          Text(StringAt(k, "confidence")), Text(absl::StrCat(members.size())),
           Text(
               absl::StrJoin(k.at("ops").get<std::vector<std::string>>(), ", ")),
-          members, class_md.empty() ? Text("") : Link(class_md)}});
+          Text(absl::StrJoin(members, ", ")), issue}});
+  }
+  return table;
+}
+
+namespace {
+
+// A row of a details table: `head`, then the bug's picture and snippet.
+Row DetailsRow(Cell head, const Json& bug) {
+  return {"",
+          {std::move(head), Svg(LayoutSvg(bug.value("picture", Json()))),
+           Snippet(bug.value("snippet", ""))}};
+}
+
+}  // namespace
+
+Table ClassDetailsTable(const Json& classes, const Json& bugs) {
+  std::map<std::string, const Json*> bug_by_id;
+  for (const Json& b : bugs) bug_by_id[StringAt(b, "id")] = &b;
+  Table table{"class_details",
+              "Each class: a member's failing layout and snippet",
+              {"class", "failing layout", "snippet"}};
+  table.html_only = true;
+  for (const Json& k : classes) {
+    // The first member with a snippet (a reduced, checked one), else the
+    // first.
+    const Json* shown = nullptr;
+    for (const Json& id : k.at("members")) {
+      const auto it = bug_by_id.find(id.get<std::string>());
+      if (it == bug_by_id.end()) continue;
+      if (shown == nullptr) shown = it->second;
+      if (!StringAt(*it->second, "snippet").empty()) {
+        shown = it->second;
+        break;
+      }
+    }
+    if (shown == nullptr) continue;
+    Cell head = Code(StringAt(k, "id"));
+    const Cell title = Text(StringAt(k, "title"));
+    head.insert(head.end(), title.begin(), title.end());
+    table.rows.push_back(DetailsRow(std::move(head), *shown));
+  }
+  return table;
+}
+
+Table BugDetailsTable(const Json& bugs) {
+  Table table{"bug_details",
+              "Each bug: its failing layout and snippet",
+              {"bug", "failing layout", "snippet"}};
+  table.html_only = true;
+  for (const Json& b : bugs) {
+    if (b.value("picture", Json()).is_null() &&
+        StringAt(b, "snippet").empty()) {
+      continue;
+    }
+    table.rows.push_back(DetailsRow(Code(StringAt(b, "id")), b));
   }
   return table;
 }
@@ -130,14 +188,11 @@ std::string ClassMarkdown(const Json& klass, const std::vector<Json>& bugs,
                       : absl::StrCat("[issue.md](", relative(issue), ")"),
         " |\n");
     if (snippet.empty() && !issue.empty()) {
-      absl::StatusOr<std::string> text =
-          ReadFile((fs::path(report_dir) / issue).string(), "issue");
-      if (text.ok()) {
-        snippet = PythonSnippet(*text);
-        if (!snippet.empty()) {
-          snippet = absl::StrCat("## Reproduce (", StringAt(b, "op"), ")\n\n",
-                                 snippet, "\n");
-        }
+      const std::string code =
+          SnippetOfIssue((fs::path(report_dir) / issue).string());
+      if (!code.empty()) {
+        snippet = absl::StrCat("## Reproduce (", StringAt(b, "op"),
+                               ")\n\n```python\n", code, "```\n");
       }
     }
   }

@@ -28,6 +28,10 @@
 
 namespace dpfuzz {
 
+// The Python snippet of the issue.md at `path` (its first ```python
+// block, without the fences); "" when there is none or it cannot be read.
+std::string SnippetOfIssue(const std::string& path);
+
 // Where a findings directory keeps its classes' class.md files.
 inline constexpr char kClassesDir[] = "classes";
 
@@ -39,6 +43,15 @@ nlohmann::json ClassesJson(const std::vector<Bug>& bugs,
 // The table that leads the report: one row per class, its members' ids
 // under its mechanism.
 Table ClassesTable(const nlohmann::json& classes);
+
+// For the HTML page alone: each class with a member's failing layout
+// (report_svg.h) and snippet, copyable: the first member with a snippet,
+// else the first (`bugs`: report.json's).
+Table ClassDetailsTable(const nlohmann::json& classes,
+                        const nlohmann::json& bugs);
+
+// For the HTML page alone: each bug with a picture or a snippet, them.
+Table BugDetailsTable(const nlohmann::json& bugs);
 
 // class.md of a class (an entry of ClassesJson) whose member bugs are
 // `bugs` (report.json's entries, paths relative to `report_dir`); links

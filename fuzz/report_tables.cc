@@ -22,6 +22,20 @@ Cell Link(const std::string& path) {
   return {Piece{std::filesystem::path(path).filename().string(), path}};
 }
 
+Cell Snippet(const std::string& code) {
+  if (code.empty()) return {};
+  Piece p{code};
+  p.block = Piece::Block::kSnippet;
+  return {p};
+}
+
+Cell Svg(const std::string& markup) {
+  if (markup.empty()) return {};
+  Piece p{markup};
+  p.block = Piece::Block::kSvg;
+  return {p};
+}
+
 namespace {
 
 // A path as a URL path: bytes other than unreserved ones and '/' escaped.
@@ -60,6 +74,7 @@ std::string MdText(const std::string& text) {
 }
 
 std::string MdPiece(const Piece& p) {
+  if (p.block != Piece::Block::kNone) return "";
   if (!p.link.empty()) {
     return absl::StrCat("[", MdText(p.text), "](", UrlPath(p.link), ")");
   }
@@ -79,6 +94,11 @@ std::string Html(const std::string& text) {
 }
 
 std::string HtmlPiece(const Piece& p) {
+  if (p.block == Piece::Block::kSvg) return p.text;
+  if (p.block == Piece::Block::kSnippet) {
+    return absl::StrCat("<pre class=\"snippet\"><code>", Html(p.text),
+                        "</code></pre>");
+  }
   if (!p.link.empty()) {
     return absl::StrCat("<a href=\"", Html(UrlPath(p.link)), "\">",
                         Html(p.text), "</a>");
@@ -91,8 +111,13 @@ constexpr const char* kCss =
     "body{font-family:sans-serif;margin:2em;color:#222}"
     "table{border-collapse:collapse;margin-bottom:2em}"
     "th,td{border:1px solid #ccc;padding:4px 8px;text-align:left;"
-    "vertical-align:top}"
+    "vertical-align:top;max-width:26em;overflow-wrap:break-word}"
     "th{background:#eee}code{font-size:90%}"
+    "pre.snippet{background:#f6f6f6;padding:6px;margin:0;max-width:56em;"
+    "max-height:24em;overflow:auto;font-size:80%;user-select:all}"
+    "#class_details td,#bug_details td{max-width:none}"
+    "#class_details td:first-child,#bug_details td:first-child{width:16em;"
+    "max-width:16em}"
     "tr.memory td:nth-child(3){color:#b00;font-weight:bold}"
     "tr.low td{color:#777}";
 
@@ -105,6 +130,7 @@ std::string TablesMarkdown(const std::string& findings_dir,
       absl::StrCat("# dpfuzz report\n\nFindings directory: ",
                    MdPiece({findings_dir, "", true}), "\n\n", summary, "\n");
   for (const Table& t : tables) {
+    if (t.html_only) continue;
     absl::StrAppend(&md, "\n## ", t.title, "\n\n");
     if (t.rows.empty()) {
       absl::StrAppend(&md, "None.\n");
@@ -117,7 +143,11 @@ std::string TablesMarkdown(const std::string& findings_dir,
       std::vector<std::string> cells;
       for (const Cell& cell : row.cells) {
         std::vector<std::string> pieces;
-        for (const Piece& p : cell) pieces.push_back(MdPiece(p));
+        for (const Piece& p : cell) {
+          if (std::string md_piece = MdPiece(p); !md_piece.empty()) {
+            pieces.push_back(std::move(md_piece));
+          }
+        }
         cells.push_back(absl::StrJoin(pieces, ", "));
       }
       absl::StrAppend(&md, "| ", absl::StrJoin(cells, " | "), " |\n");

@@ -22,6 +22,12 @@ struct Piece {
   std::string text;
   std::string link = {};  // A relative path; "" for plain text.
   bool code = false;
+  // A block only the HTML page shows (a table cell of Markdown cannot hold
+  // one; the Markdown links to the files instead): kSnippet, text shown as
+  // a preformatted code block; kSvg, `text` is SVG markup dpfuzz made from
+  // numbers and escaped text (fuzz/report_svg.h), inserted as it is.
+  enum class Block : uint8_t { kNone, kSnippet, kSvg };
+  Block block = Block::kNone;
 };
 using Cell = std::vector<Piece>;
 struct Row {
@@ -32,13 +38,19 @@ struct Table {
   std::string id, title;
   std::vector<std::string> columns;
   std::vector<Row> rows = {};
+  // Shown on the HTML page alone (pictures and snippets: the Markdown
+  // links to the files that hold them).
+  bool html_only = false;
 };
 
 // A cell of text ("-" when empty), of code, or a link named by the file
-// name of `path`.
+// name of `path`; Snippet and Svg: a block for the HTML page alone (an
+// empty cell for "").
 Cell Text(const std::string& text);
 Cell Code(const std::string& text);
 Cell Link(const std::string& path);
+Cell Snippet(const std::string& code);
+Cell Svg(const std::string& markup);
 
 // The page: a heading, the findings directory, the summary line, then each
 // table ("None." for one without rows).

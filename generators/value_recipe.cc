@@ -12,7 +12,7 @@
 namespace dpfuzz {
 namespace {
 
-constexpr NameTable<Distribution, 8> kDistributions = {{
+constexpr NameTable<Distribution, 9> kDistributions = {{
     {Distribution::kZeros, "zeros"},
     {Distribution::kOnes, "ones"},
     {Distribution::kSmallInt, "small_int"},
@@ -21,6 +21,7 @@ constexpr NameTable<Distribution, 8> kDistributions = {{
     {Distribution::kIndices, "indices"},
     {Distribution::kUniqueIndices, "unique_indices"},
     {Distribution::kExplicit, "explicit"},
+    {Distribution::kArange, "arange"},
 }};
 
 constexpr NameTable<Special, 7> kSpecials = {{

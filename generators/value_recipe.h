@@ -16,7 +16,7 @@
 // lengths and offsets that only those exact values make valid.
 //
 // Note [Exact values]
-// kZeros, kOnes, kSmallInt and kDyadic only produce values that every dtype
+// kZeros, kOnes, kArange, kSmallInt and kDyadic only produce values that every dtype
 // dpfuzz generates holds exactly (bf16 has 8 significant bits, so small
 // integers and eighths up to 4 fit), and that stay exact through a few
 // additions and multiplications. kWide is for ops whose bugs hide at the
@@ -47,6 +47,9 @@ enum class Distribution : uint8_t {
                    // (scatter targets without duplicates); needs
                    // size(-1) <= high.
   kExplicit,       // The values of `data`, converted to the dtype.
+  kArange,  // Element i (row-major) is i % 64: torch.arange's values, exact
+            // in every dtype (bool: i % 2); what a reduced case's values
+            // become when they can (reducers/reduction_passes.cc).
 };
 
 // Special values, a bit set. Each applies only where the dtype has it: the

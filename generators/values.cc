@@ -62,8 +62,12 @@ int MaxExponent(DType component) {
   }
 }
 
-double DrawReal(Distribution distribution, DType component, Rng& rng) {
+// `index`: kArange's value of the element drawn.
+double DrawReal(Distribution distribution, DType component, int64_t index,
+                Rng& rng) {
   switch (distribution) {
+    case Distribution::kArange:
+      return static_cast<double>(index);
     case Distribution::kZeros:
       return 0.0;
     case Distribution::kOnes:
@@ -142,7 +146,7 @@ void AppendInteger(int64_t value, DType dtype, std::vector<uint8_t>& out) {
 }
 
 int64_t DrawInteger(const ValueRecipe& recipe, uint32_t specials, DType dtype,
-                    Rng& rng) {
+                    int64_t index, Rng& rng) {
   int64_t lo = 0;
   int64_t hi = 1;
   if (dtype != DType::kBool) IntegerRange(dtype, lo, hi);
@@ -154,6 +158,8 @@ int64_t DrawInteger(const ValueRecipe& recipe, uint32_t specials, DType dtype,
       return 0;
     case Distribution::kOnes:
       return 1;
+    case Distribution::kArange:
+      return index;
     case Distribution::kSmallInt:
     case Distribution::kDyadic:
       return dtype == DType::kBool ? rng.Uniform(0, 1)
@@ -266,6 +272,7 @@ std::vector<uint8_t> GenerateValues(const ValueRecipe& recipe, DType dtype,
   const int components = IsComplex(dtype) ? 2 : 1;
   for (int64_t i = 0; i < numel; ++i) {
     const size_t start = out.size();
+    const int64_t index = dtype == DType::kBool ? i % 2 : i % 64;
     do {  // Redraw the rare value that equals the poison pattern.
       out.resize(start);
       if (IsFloating(dtype) || IsComplex(dtype)) {
@@ -273,11 +280,13 @@ std::vector<uint8_t> GenerateValues(const ValueRecipe& recipe, DType dtype,
           const double v =
               (specials != 0 && rng.OneIn(8))
                   ? SpecialReal(PickSpecial(specials, rng), component)
-                  : DrawReal(recipe.distribution, component, rng);
+                  : DrawReal(recipe.distribution, component, c == 0 ? index : 0,
+                             rng);
           AppendReal(v, component, out);
         }
       } else {
-        AppendInteger(DrawInteger(recipe, specials, dtype, rng), dtype, out);
+        AppendInteger(DrawInteger(recipe, specials, dtype, index, rng), dtype,
+                      out);
       }
     } while (IsPoison(dtype, out.data() + start));
   }

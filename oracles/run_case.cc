@@ -160,6 +160,18 @@ bool SamePlaces(const StridedLayout& a, const StridedLayout& b) {
   return true;
 }
 
+// A broken promise about written argument `name`, seen directly: the
+// mechanism is what was seen ("replaces_out": new memory or new strides
+// for a right-size out; "marks_out_conj": a conjugate or negative bit;
+// "returns_other_tensor").
+CaseOutcome BrokenOutPromise(const std::string& name, std::string detail,
+                             const char* mechanism) {
+  Evidence e = Described(name, std::move(detail));
+  e.mechanism = mechanism;
+  e.mechanism_argument = name;
+  return MakeFinding(Verdict::kLayoutContract, std::move(e));
+}
+
 // out= must write into the tensors it was given, keeping their geometry
 // when their sizes were already right (the baseline's out kept them), and
 // their conjugate and negative bits (another tensor sharing the memory
@@ -174,13 +186,13 @@ std::optional<CaseOutcome> CheckOutArguments(
     const auto* spec = arg ? std::get_if<TensorSpec>(&arg->value) : nullptr;
     const at::Tensor& t = variant.args.at(name).front();
     if (t.is_conj() || t.is_neg()) {
-      return MakeFinding(
-          Verdict::kLayoutContract,
-          Described(name,
-                    absl::StrCat("out= tensor came back with its ",
-                                 t.is_conj() ? "conjugate" : "negative",
-                                 " bit set: its memory holds other values "
-                                 "than it reads as")));
+      return BrokenOutPromise(
+          name,
+          absl::StrCat("out= tensor came back with its ",
+                       t.is_conj() ? "conjugate" : "negative",
+                       " bit set: its memory holds other values than it "
+                       "reads as"),
+          "marks_out_conj");
     }
     const bool right_size =
         spec != nullptr &&
@@ -190,20 +202,18 @@ std::optional<CaseOutcome> CheckOutArguments(
     if (right_size && spec->numel() > 0 &&
         (!SamePlaces(LayoutOf(t), spec->layout) ||
          t.data_ptr() != pointers_before[k])) {
-      return MakeFinding(
-          Verdict::kLayoutContract,
-          Described(
-              name,
-              absl::StrCat(
-                  "out= tensor ", LayoutToString(spec->layout),
-                  " of the right size came back as ",
-                  LayoutToString(LayoutOf(t)),
-                  t.data_ptr() != pointers_before[k] ? " in new memory" : "")));
+      return BrokenOutPromise(
+          name,
+          absl::StrCat(
+              "out= tensor ", LayoutToString(spec->layout),
+              " of the right size came back as ", LayoutToString(LayoutOf(t)),
+              t.data_ptr() != pointers_before[k] ? " in new memory" : ""),
+          "replaces_out");
     }
     if (k < call.outputs.size() && !call.outputs[k].is_same(t)) {
-      return MakeFinding(
-          Verdict::kLayoutContract,
-          Described(name, "out= call returned a tensor other than its out"));
+      return BrokenOutPromise(name,
+                              "out= call returned a tensor other than its out",
+                              "returns_other_tensor");
     }
     ++k;
   }

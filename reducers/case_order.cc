@@ -16,10 +16,12 @@ int DistributionRank(Distribution d) {
       return 0;
     case Distribution::kOnes:
       return 1;
-    case Distribution::kSmallInt:
+    case Distribution::kArange:
       return 2;
-    default:
+    case Distribution::kSmallInt:
       return 3;
+    default:
+      return 4;
   }
 }
 

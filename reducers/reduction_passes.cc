@@ -314,13 +314,16 @@ bool SimplifyValues(const Case& current, const Attempt& attempt) {
   for (size_t i = 0; i < TensorCount(current); ++i) {
     kept |= attempt(
         WithTensor(current, i, [](TensorSpec& t) { t.values.specials = 0; }));
-    for (Distribution d :
-         {Distribution::kZeros, Distribution::kOnes, Distribution::kSmallInt}) {
+    // arange before small integers: distinct values show where each
+    // element went, as a person's snippet would.
+    for (Distribution d : {Distribution::kZeros, Distribution::kOnes,
+                           Distribution::kArange, Distribution::kSmallInt}) {
       kept |= attempt(WithTensor(current, i, [d](TensorSpec& t) {
         // Index distributions keep indices valid: not theirs to simplify.
         if (t.values.distribution == Distribution::kDyadic ||
             t.values.distribution == Distribution::kWide ||
-            t.values.distribution == Distribution::kSmallInt) {
+            t.values.distribution == Distribution::kSmallInt ||
+            t.values.distribution == Distribution::kArange) {
           t.values.distribution = d;
         }
       }));

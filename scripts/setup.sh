@@ -10,6 +10,7 @@ packages=(
   libtorch-dev python3-torch python3-venv
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
   chromium  # renders report.html in tests/fuzz/report_html_test.sh
+  python3-pil  # reads its screenshot there
 )
 
 missing=()

@@ -121,6 +121,7 @@ Bug BugOf(std::vector<Member>& members) {
   bug.culprit = f.blame.culprit;
   bug.feature = f.blame.feature;
   bug.mechanism = MechanismOf(f);
+  bug.picture = PictureOf(f, bug.mechanism);
   bug.severity = first.severity;
   bug.verdict = f.outcome.verdict;
   bug.detail = EvidenceLine(f.outcome.evidence);

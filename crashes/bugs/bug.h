@@ -45,6 +45,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "crashes/bugs/bug_mechanism.h"
+#include "crashes/bugs/layout_picture.h"
 #include "crashes/findings/finding.h"
 
 namespace dpfuzz {
@@ -151,6 +152,9 @@ struct Bug {
   Verdict verdict = Verdict::kMismatch;  // The representative's.
   std::string detail;                    // Its evidence, one line.
   BugMechanism mechanism;                // The representative's.
+  // The representative's layout of the argument the mechanism (else the
+  // blame) names; none when it names no strided tensor.
+  std::optional<LayoutPicture> picture;
 };
 
 // Groups layout-bug findings (kind kLayoutBug, not dismissed) into bugs,

@@ -48,6 +48,11 @@ std::vector<BugClass> GroupClasses(const std::vector<Bug>& bugs) {
       k.severity = bug.severity;
       k.confidence = bug.confidence;
     }
+    // Members name the argument differently ("out", "grad_input"): the
+    // class speaks of its role.
+    if (k.mechanism.argument != bug.mechanism.argument) {
+      k.mechanism.argument.clear();
+    }
     k.severity = std::min(k.severity, bug.severity);
     k.confidence = std::min(k.confidence, bug.confidence);
     k.members.push_back(bug.id);

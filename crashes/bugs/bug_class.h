@@ -29,8 +29,10 @@ namespace dpfuzz {
 
 struct BugClass {
   std::string id, key;
-  BugMechanism mechanism;  // Its first member's (the role and names agree).
-  std::string family;      // Verdict family.
+  // Its members' mechanism; the argument only when every member names the
+  // same one (else "": the class speaks of the role).
+  BugMechanism mechanism;
+  std::string family;  // Verdict family.
   Severity severity = Severity::kContract;
   Confidence confidence = Confidence::kHigh;
   std::vector<std::string> members;  // Bug ids, in the bugs' rank order.

@@ -21,11 +21,12 @@ const TensorSpec* SpecNamed(const Case& c, const std::string& name) {
 std::string RoleOf(const Finding& f, const std::string& argument) {
   if (argument.empty()) return "";
   if (absl::StrContains(argument, ",")) return "shared";
-  if (absl::StartsWith(argument, "output")) return "result";
   const std::vector<std::string> written = WrittenArgumentsOf(f.c);
   if (std::find(written.begin(), written.end(), argument) != written.end()) {
     return "out";
   }
+  // A returned result: "output 0" (an argument may be named "output").
+  if (absl::StartsWith(argument, "output ")) return "result";
   if (absl::StrContains(argument, "grad")) return "grad_output";
   if (const TensorSpec* spec = SpecNamed(f.c, argument)) {
     if (spec->dtype == DType::kBool) return "mask";
@@ -49,10 +50,17 @@ bool SaysViewNeedsReshape(const std::string& error) {
          absl::StrContains(lower, ".reshape(...) instead");
 }
 
-// A mechanism's argument in backquotes, or "an argument".
+// A mechanism's argument in backquotes; without one (a class whose
+// members name theirs differently), its role in words.
 std::string Quoted(const BugMechanism& m) {
-  return m.argument.empty() ? "an argument"
-                            : absl::StrCat("`", m.argument, "`");
+  if (!m.argument.empty()) return absl::StrCat("`", m.argument, "`");
+  if (m.role == "out") return "its out= tensor";
+  if (m.role == "result") return "a result";
+  if (m.role == "grad_output") return "a gradient input";
+  if (m.role == "index") return "an index tensor";
+  if (m.role == "mask") return "a mask";
+  if (m.role == "input") return "an input";
+  return "an argument";
 }
 
 }  // namespace
@@ -109,19 +117,19 @@ struct MechanismText {
 
 constexpr MechanismText kMechanismTexts[] = {
     {"writes_as_contiguous", "writes $ARG as if it were contiguous",
-     "These kernels write their results through $ARG's data pointer row by "
-     "row, ignoring its strides. A right-size $ARG that is transposed or "
-     "sliced with steps gets its values scrambled, or the memory between its "
+     "These kernels write their results through the data pointer of $ARG "
+     "row by row, ignoring its strides. Right-sized but transposed or sliced "
+     "with steps, it gets its values scrambled, or the memory between its "
      "elements overwritten."},
     {"writes_ignoring_offset", "writes $ARG ignoring its storage offset",
      "These kernels write $ARG at its strides from the start of its storage. "
      "A view with a storage offset (a narrow or a select) gets nothing, and "
      "the memory before it is overwritten."},
-    {"leaves_unwritten", "leaves elements of a strided $ARG unwritten",
-     "These kernels leave elements of a strided $ARG as they were, and write "
-     "the rest right: the results are computed elsewhere (a contiguous "
-     "temporary) and not all copied back. The caller reads stale values "
-     "with no error."},
+    {"leaves_unwritten", "leaves elements of $ARG unwritten when it is strided",
+     "These kernels leave some elements of $ARG, when it is strided, as they "
+     "were, and write the rest right: the results are computed elsewhere (a "
+     "contiguous temporary) and not all copied back. The caller reads stale "
+     "values with no error."},
     {"fills_result_as_contiguous",
      "fills a result it lays out strided as if it were contiguous",
      "These kernels allocate a result in their input's memory format "
@@ -129,23 +137,36 @@ constexpr MechanismText kMechanismTexts[] = {
      "values come back scrambled."},
     {"reads_as_contiguous", "reads $ARG as if it were contiguous",
      "These kernels read $ARG as if it were contiguous: its memory taken row "
-     "by row from the data pointer, ignoring its strides. A transposed, "
-     "channels_last, sliced or expanded $ARG gives wrong values, or values "
+     "by row from the data pointer, ignoring its strides. Transposed, "
+     "channels_last, sliced or expanded, it gives wrong values, or values "
      "from outside the view."},
     {"reads_ignoring_offset", "reads $ARG ignoring its storage offset",
      "These kernels read $ARG at its strides from the start of its storage. "
      "A view with a storage offset (a narrow or a select) is read as the "
      "elements before it."},
+    {"replaces_out", "replaces a right-size $ARG with other strides or memory",
+     "These kernels resize or restride $ARG although it already has the "
+     "result's size, or put the result in new memory. The caller's view of "
+     "that memory (the tensor $ARG was sliced from) never sees the result."},
+    {"marks_out_conj", "returns $ARG with a conjugate or negative bit set",
+     "These kernels hand back $ARG marked conjugate or negated, so its memory "
+     "holds other values than it reads as. Another view of the same memory "
+     "reads them wrong."},
+    {"returns_other_tensor", "returns a tensor other than $ARG",
+     "These out= overloads return a tensor other than the one they were "
+     "given. Code that uses the returned tensor and the out= tensor as one "
+     "sees two."},
     {"reads_outside_view", "reads memory outside its arguments' views",
      "Their results hold memory that lies outside every argument's view. "
      "Which mistake reads it no simulation found."},
     {"view_not_reshape", "calls .view() on $ARG where .reshape() is needed",
      "These ops call .view() on $ARG (or a tensor derived from it), which "
-     "fails for strides a reshape handles. A transposed or sliced $ARG is "
+     "fails for strides a reshape handles. Transposed or sliced, it is "
      "rejected although the op is defined for it."},
-    {"rejects", "rejects a strided $ARG: \"$DETAIL\"",
-     "These ops raise \"$DETAIL\" for a strided $ARG and accept the same "
-     "values contiguous. The check rejects a layout the op is defined for."},
+    {"rejects", "rejects a layout of $ARG: \"$DETAIL\"",
+     "These ops raise \"$DETAIL\" for $ARG when it is strided, and accept "
+     "the same values contiguous. The check rejects a layout the op is "
+     "defined for."},
     {"internal_assert_at", "fails the internal assert at $DETAIL",
      "A strided argument reaches the internal assert at $DETAIL, which the "
      "contiguous one passes. An internal assert is an invariant the code "

@@ -1,9 +1,11 @@
 // What explains a finding: the mechanism a bug class is made of.
 //
 // Wrong values are explained by simulation in the worker
-// (oracles/mechanism.h, Note [Mechanisms by simulation]): the finding's
-// evidence names the mistake and the argument. Other verdicts are
-// explained by what the op said or where it died:
+// (oracles/mechanism.h, Note [Mechanisms by simulation]), and a broken
+// out= promise by what was seen ("replaces_out", "marks_out_conj",
+// "returns_other_tensor", oracles/run_case.cc): the finding's evidence
+// names the mistake and the argument. Other verdicts are explained by what
+// the op said or where it died:
 //  - a rejection whose error says an internal `.view` failed ("view size
 //    is not compatible with input tensor's size and stride", "use
 //    .reshape(...) instead"): "view_not_reshape";

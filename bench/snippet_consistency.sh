@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# How consistent the reducer is, measured as shrinkers are: each bug is
+# found from SEEDS campaign seeds, and the snippets of its issue.md (the
+# lead finding's, reduced) are compared. For each bug: how many seeds
+# found it, how many distinct snippets came out, and the share of seeds
+# whose snippet is the canonical one (the shortest, then the first in
+# byte order: the minimal one). The bugs: planted ones (found by the
+# planted binary) and known findings of LibTorch, each identified by op,
+# variant and verdict family in report.json.
+#
+#   bench/snippet_consistency.sh [BUILD_DIR] [SEEDS] [SECONDS]
+#   bench/snippet_consistency.sh build/default 20 15
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build="${1:-build/default}"
+seeds="${2:-20}"
+seconds="${3:-15}"
+dpfuzz="$build/tests/planted/dpfuzz_planted"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# op  variant  family
+targets=(
+  "planted_class::contig_out_neg out wrong_values"
+  "planted_class::memory_order_neg functional wrong_values"
+  "planted::flat_neg functional wrong_values"
+  "aten::narrow_copy out wrong_values"
+  "aten::replication_pad2d out wrong_values"
+  "aten::masked_scatter inplace wrong_values"
+)
+echo "| bug | found by | distinct snippets | canonical share |"
+echo "|---|---|---|---|"
+for target in "${targets[@]}"; do
+  read -r op variant family <<<"$target"
+  rm -rf "$work"/s*
+  for seed in $(seq 1 "$seeds"); do
+    "$dpfuzz" --op="${op#aten::}" --jobs=1 --max_time="$seconds" --seed="$seed" \
+      --findings="$work/s$seed" >/dev/null 2>&1 || true
+  done
+  python3 - "$work" "$seeds" "$op" "$variant" "$family" <<'PY'
+import json, os, sys
+work, seeds, op, variant, family = sys.argv[1], int(sys.argv[2]), *sys.argv[3:]
+snippets = []
+for s in range(1, seeds + 1):
+    d = os.path.join(work, f"s{s}")
+    try:
+        r = json.load(open(os.path.join(d, "report.json")))
+    except OSError:
+        continue
+    bugs = [b for b in r["bugs"] if b["op"] == op and b["variant"] == variant
+            and b["family"] == family and b["confidence"] == "high"]
+    if bugs and bugs[0].get("snippet"):
+        snippets.append(bugs[0]["snippet"])
+if not snippets:
+    print(f"| {op} {variant} | 0 of {seeds} | - | - |")
+    sys.exit(0)
+canonical = min(snippets, key=lambda t: (t.count("\n"), len(t), t))
+share = sum(t == canonical for t in snippets) / len(snippets)
+print(f"| {op} {variant} | {len(snippets)} of {seeds} | {len(set(snippets))} "
+      f"| {share:.0%} |")
+PY
+done
