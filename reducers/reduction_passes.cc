@@ -319,12 +319,18 @@ bool SimplifyValues(const Case& current, const Attempt& attempt) {
     for (Distribution d : {Distribution::kZeros, Distribution::kOnes,
                            Distribution::kArange, Distribution::kSmallInt}) {
       kept |= attempt(WithTensor(current, i, [d](TensorSpec& t) {
-        // Index distributions keep indices valid: not theirs to simplify.
+        // Index distributions keep indices valid: not theirs to simplify;
+        // nor are a seed's explicit integers (indices, lengths, offsets).
+        // A seed's explicit floats are only values.
+        const bool explicit_floats =
+            t.values.distribution == Distribution::kExplicit &&
+            (IsFloating(t.dtype) || IsComplex(t.dtype));
         if (t.values.distribution == Distribution::kDyadic ||
             t.values.distribution == Distribution::kWide ||
             t.values.distribution == Distribution::kSmallInt ||
-            t.values.distribution == Distribution::kArange) {
+            t.values.distribution == Distribution::kArange || explicit_floats) {
           t.values.distribution = d;
+          t.values.data.clear();
         }
       }));
     }

@@ -123,6 +123,13 @@ TEST(MechanismTest, EachPlantedMistakeIsNamedOnItsArgument) {
        Verdict::kOutsideWrite,
        "writes_as_contiguous",
        "self"},
+      // A broken out= promise is what was seen.
+      {"planted::realloc_neg",
+       Variant::kOut,
+       {Laid("self", k, {4, 1}), Laid("out", k, {4, 1})},
+       Verdict::kLayoutContract,
+       "replaces_out",
+       "out"},
       // Off by one at one element: no layout mistake gives that.
       {"planted_class::skewed_neg",
        Variant::kFunctional,
