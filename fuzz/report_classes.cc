@@ -160,9 +160,9 @@ std::string ClassMarkdown(const Json& klass, const std::vector<Json>& bugs,
         .string();
   };
   std::string md = absl::StrCat(
-      "# ", klass.at("ops").size(), " ops ", StringAt(klass, "title"), "\n\n",
-      StringAt(klass, "explanation"), "\n\n", "- mechanism: `",
-      StringAt(klass, "mechanism"), "`",
+      "# ", klass.at("ops").size(), " ops where the kernel ",
+      StringAt(klass, "title"), "\n\n", StringAt(klass, "explanation"), "\n\n",
+      "- mechanism: `", StringAt(klass, "mechanism"), "`",
       StringAt(klass, "detail").empty()
           ? ""
           : absl::StrCat(" (", StringAt(klass, "detail"), ")"),
@@ -181,8 +181,10 @@ std::string ClassMarkdown(const Json& klass, const std::vector<Json>& bugs,
         StringAt(b, "verdict"), " | ",
         absl::StrJoin(b.at("dtypes").get<std::vector<std::string>>(), ", "),
         " | ",
-        CellText(
-            absl::StrCat(StringAt(b, "culprit"), " ", StringAt(b, "feature"))),
+        StringAt(b, "culprit").empty()
+            ? std::string("-")
+            : CellText(absl::StrCat(StringAt(b, "culprit"), " ",
+                                    StringAt(b, "feature"))),
         " | ", CellText(StringAt(b, "detail").substr(0, 160)), " | ",
         issue.empty() ? std::string("-")
                       : absl::StrCat("[issue.md](", relative(issue), ")"),
