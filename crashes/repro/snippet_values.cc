@@ -117,52 +117,17 @@ std::optional<std::string> Constant(const Values& v) {
   return first;
 }
 
-// Whether `v` holds 0, 1, 2, ... (bool: False, True, False, ...; complex:
-// with zero imaginary parts).
 bool IsArange(const Values& v) {
-  bool arange = true;
+  bool arange = v.dtype != DType::kBool;
   for (size_t i = 0; arange && i < v.elements.size(); ++i) {
     const ReproElement& e = v.elements[i];
-    const int64_t want = v.dtype == DType::kBool ? static_cast<int64_t>(i % 2)
-                                                 : static_cast<int64_t>(i);
-    switch (e.kind) {
-      case ReproElement::Kind::kPoison:
-        arange = false;
-        break;
-      case ReproElement::Kind::kInt:
-        arange = e.integer == want;
-        break;
-      case ReproElement::Kind::kReal:
-        arange = e.real == static_cast<double>(want) && !std::signbit(e.real);
-        break;
-      case ReproElement::Kind::kComplex:
-        arange = e.real == static_cast<double>(want) && !std::signbit(e.real) &&
-                 e.imag == 0 && !std::signbit(e.imag);
-        break;
-    }
+    arange = e.kind == ReproElement::Kind::kInt
+                 ? e.integer == static_cast<int64_t>(i)
+                 : e.kind == ReproElement::Kind::kReal &&
+                       e.real == static_cast<double>(i) &&
+                       !std::signbit(e.real);
   }
   return arange;
-}
-
-// torch.arange of `v`'s size in its dtype, reshaped to its shape, as a
-// person writes it: "torch.arange(6.).reshape(2, 3)".
-std::string ArangeExpr(const Values& v) {
-  const std::string n = absl::StrCat(v.elements.size());
-  const std::string reshape =
-      v.shape.size() == 1 ? ""
-                          : StrCat(".reshape(", StrJoin(v.shape, ", "), ")");
-  if (v.dtype == DType::kFloat32 || v.dtype == DType::kInt64) {
-    return StrCat("torch.arange(", n, v.dtype == DType::kFloat32 ? "." : "",
-                  v.device, ")", reshape);
-  }
-  if (v.dtype == DType::kBool || IsComplex(v.dtype)) {
-    const std::string ints = StrCat("torch.arange(", n, v.device, ")", reshape);
-    return v.dtype == DType::kBool
-               ? StrCat("(", ints, " % 2 == 1)")
-               : StrCat(ints, ".to(", TorchDType(v.dtype), ")");
-  }
-  return StrCat("torch.arange(", n, ", dtype=", TorchDType(v.dtype), v.device,
-                ")", reshape);
 }
 
 std::string ValuesStatement(const std::string& head, const Values& v,
@@ -171,9 +136,7 @@ std::string ValuesStatement(const std::string& head, const Values& v,
   const std::string kw = Kwargs(v.dtype, v.device);
   const std::string shape = StrJoin(v.shape, ", ");
   std::string expr;
-  if (!v.shape.empty() && v.elements.size() > 2 && IsArange(v)) {
-    expr = ArangeExpr(v);
-  } else if (v.shape.empty()) {
+  if (v.shape.empty()) {
     expr = StrCat("torch.tensor(", Element(v.elements[0], v.dtype), kw, ")");
   } else if (spelling == Spelling::kList) {
     std::vector<std::string> items;
@@ -203,8 +166,13 @@ std::string ValuesStatement(const std::string& head, const Values& v,
                ? StrCat("torch.ones(", shape, typed, ")")
                : StrCat("torch.full(", Tuple(v.shape), ", ", *c, kw, ")");
   } else {
-    changed = true;  // Not arange values (handled first): arange instead.
-    expr = ArangeExpr(v);
+    changed = changed || !IsArange(v);
+    expr = StrCat("torch.arange(", v.elements.size(), v.device, ")",
+                  v.shape.size() == 1 ? "" : ".reshape(" + shape + ")");
+    expr = v.dtype == DType::kBool ? StrCat("(", expr, " % 2 == 0)")
+           : v.dtype == DType::kInt64
+               ? expr
+               : StrCat(expr, ".to(", TorchDType(v.dtype), ")");
   }
   return StrCat(head, expr, tail, "\n");
 }
