@@ -16,8 +16,8 @@
 // lengths and offsets that only those exact values make valid.
 //
 // Note [Exact values]
-// kZeros, kOnes, kArange, kSmallInt and kDyadic only produce values that every dtype
-// dpfuzz generates holds exactly (bf16 has 8 significant bits, so small
+// kZeros, kOnes, kArange, kSmallInt and kDyadic only produce values that every
+// dtype dpfuzz generates holds exactly (bf16 has 8 significant bits, so small
 // integers and eighths up to 4 fit), and that stay exact through a few
 // additions and multiplications. kWide is for ops whose bugs hide at the
 // extremes; it is not exact under accumulation.
