@@ -18,6 +18,7 @@
 #include "crashes/bugs/bug.h"
 #include "crashes/bugs/issue_snippet.h"
 #include "crashes/repro/python_repro_check.h"
+#include "crashes/repro/warm_python.h"
 #include "crashes/repro/repro_plan.h"
 #include "crashes/repro/repro_text.h"
 #include "generators/geometry.h"
@@ -151,9 +152,9 @@ IssueCheck CheckIssueSnippet(const std::string& python, double timeout_seconds,
   } else if (!status.ok()) {
     check.result = StrCat("not run: ", status.message());
   } else {
-    const ProcessResult r = RunProcesses(
-        {{kReproPython, path}},
-        static_cast<int>(std::ceil(std::max(timeout_seconds, 1.0))), cancel)[0];
+    const ProcessResult r = RunReproPython(
+        path, static_cast<int>(std::ceil(std::max(timeout_seconds, 1.0))),
+        cancel);
     check.ran = !r.cancelled;
     check.output = r.output;
     check.python = StrCat(kReproPython, " (torch ", torch, ")");

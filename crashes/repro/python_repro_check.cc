@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/run_process.h"
 #include "crashes/findings/finding.h"
+#include "crashes/repro/warm_python.h"
 
 namespace dpfuzz {
 
@@ -54,8 +55,7 @@ PythonReproCheck CheckPythonRepro(const std::string& script,
                      check.python_torch, ", not LibTorch ", LibTorchVersion());
     return check;
   }
-  const ProcessResult r =
-      RunProcesses({{kReproPython, script}}, timeout_seconds, cancel)[0];
+  const ProcessResult r = RunReproPython(script, timeout_seconds, cancel);
   if (r.cancelled) {
     check.result = kCheckCutShort;
     return check;
