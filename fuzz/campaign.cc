@@ -111,6 +111,8 @@ class Campaign {
     return resumed_seconds_ +
            std::chrono::duration<double>(Clock::now() - start_).count();
   }
+  // Seconds the time budget leaves (a large number without one).
+  double Remaining() const;
   bool Setup();
   // The op of that name still in the campaign; nullptr when none.
   OpState* FindOpState(const std::string& name);
@@ -192,6 +194,7 @@ bool Campaign::Setup() {
   }
   TriageOptions triage;
   triage.reduce = options_.reduce;
+  triage.budget_share = options_.triage_share;
   triage.isolation = options_.isolation;
   triage.isolation.worker.corpus_dir.clear();  // Reductions add nothing.
   triage.progress = options_.progress;
@@ -282,6 +285,7 @@ void Campaign::SaveProgress(bool finished) {
   triage_->FlushHits();
   CampaignJournal j;
   j.seed = seed_;
+  j.command = options_.command;
   j.finished = finished;
   j.next_ticket = next_ticket_;
   j.summary = summary_;
@@ -370,13 +374,15 @@ bool Campaign::Muted(const Finding& finding) {
   return true;
 }
 
+double Campaign::Remaining() const {
+  return options_.max_time_seconds > 0 ? options_.max_time_seconds - Elapsed()
+                                       : 1e9;
+}
+
 void Campaign::HandleFinding(const Finding& found) {
   if (Muted(found)) return;
   ++summary_.hits;
-  const double remaining = options_.max_time_seconds > 0
-                               ? options_.max_time_seconds - Elapsed()
-                               : 1e9;
-  triage_->HandleFinding(found, Elapsed(), remaining);
+  triage_->HandleFinding(found, Elapsed(), Remaining());
 }
 
 Campaign::OpState* Campaign::FindOpState(const std::string& name) {
@@ -559,6 +565,7 @@ CampaignSummary Campaign::Run() {
       break;
     }
     for (TicketResult& r : results) Handle(r);
+    triage_->WorkOnBacklog(Elapsed(), Remaining());
     if (!results.empty() && progress_.has_value() &&
         progress_->Due(triage_->findings().size())) {
       SaveProgress(/*finished=*/false);
@@ -575,7 +582,8 @@ CampaignSummary Campaign::Run() {
   if (checker_.has_value()) {
     // Python repro checks left over get a bounded wait: none after an
     // interrupt, until a tenth of the time budget (at least 10 s) past
-    // the budget otherwise.
+    // the budget otherwise. Bugs the report will show without an issue.md
+    // are queued first.
     const double wait =
         summary_.interrupted ? 0
         : options_.max_time_seconds > 0
@@ -584,6 +592,15 @@ CampaignSummary Campaign::Run() {
                                          options_.max_time_seconds / 10) -
                                 Elapsed())
             : 1e9;
+    if (wait > 0) {
+      triage_->FlushHits();
+      absl::StatusOr<size_t> unchecked =
+          CheckBugsWithoutIssue(options_.findings_dir, *checker_);
+      if (!unchecked.ok()) {
+        ++summary_.errors;
+        log_ << "ERROR: " << unchecked.status().message() << "\n";
+      }
+    }
     const size_t dropped = checker_->Finish(wait);
     ReportReproChecks();
     if (dropped > 0) {
@@ -602,6 +619,14 @@ CampaignSummary Campaign::Run() {
   summary_.flaky = triage_->counts().flaky;
   summary_.overlap = triage_->counts().overlap;
   summary_.errors += triage_->counts().errors;
+  summary_.untriaged = triage_->counts().untriaged;
+  if (summary_.untriaged > 0 && store_.has_value()) {
+    log_ << "INFO: " << summary_.untriaged
+         << " root cause(s) stored untriaged (as found: not reduced, some "
+            "not blamed): the triage budget (--triage_share of the "
+            "campaign's time) ran out; `dpfuzz triage "
+         << options_.findings_dir << "` finishes them" << std::endl;
+  }
   if (store_.has_value()) {
     const absl::Status saved =
         knowledge_.Save(absl::StrCat(options_.findings_dir, "/", kOpStatsFile));

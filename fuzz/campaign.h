@@ -58,6 +58,8 @@ struct CampaignOptions {
   // Reduce each new finding (reducers/reducer.h) before storing it; the
   // reduced case drives its signature and repros.
   bool reduce = true;
+  // Share of the campaign's time triage may take (fuzz/triage.h).
+  double triage_share = 0.25;
   std::string command;  // The command line, for each bug's issue.md.
   // The exit status counts baseline failures too (RunCampaign ignores it).
   bool fail_on_baseline_failures = false;
@@ -101,6 +103,9 @@ struct CampaignSummary {
   int64_t baseline_failures = 0;  // Hits of baseline failures (not bugs).
   int64_t flaky = 0;              // Findings that did not show again.
   int64_t overlap = 0;            // Hits of findings that need shared memory.
+  // Root causes stored past the triage budget and still untriaged at the
+  // end (fuzz/triage.h): `dpfuzz triage` finishes them.
+  int64_t untriaged = 0;
   std::vector<Quarantined> quarantined;
   std::map<std::string, KnownHits> known;  // Muted, by signature.
   std::map<Verdict, int64_t> verdicts;     // Cases per verdict.
@@ -119,14 +124,16 @@ CampaignSummary RunCampaign(const CampaignOptions& options, std::ostream& log,
 
 // The campaign's last line, what a person acts on: "SUMMARY: bugs=2
 // low_confidence=0 findings=5 known=1 baseline_failures=0 flaky=0
-// cases=693150 seconds=60.0", then " interrupted" when it was stopped.
+// cases=693150 seconds=60.0", then " untriaged=N" when root causes were
+// left untriaged and " interrupted" when it was stopped.
 // Every other count (hits, invalid draws, errors, worker deaths, verdicts,
 // rates) is in SummaryJson.
 std::string SummaryLine(const CampaignSummary& summary);
 
 // planned, cases, bugs (a count), bug_list (id, summary, dir, hits,
 // low_confidence, first_seen_seconds),
-// findings (unique), hits, baseline_failures, flaky, overlap, invalid,
+// findings (unique), hits, baseline_failures, flaky, overlap, untriaged,
+// invalid,
 // errors, culprits, abandoned, worker_deaths, seconds, start_seconds,
 // steady_cases_per_second, verdicts (a count
 // per verdict), finding_dirs, known (signature, note, hits), quarantined

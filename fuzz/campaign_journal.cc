@@ -117,6 +117,7 @@ absl::StatusOr<std::optional<CampaignJournal>> LoadJournal(
           " file; move it away to start a new campaign there"));
     }
     journal.ops = j.at("ops").get<std::vector<std::string>>();
+    journal.command = j.value("command", "");
     journal.seed = j.at("seed").get<uint64_t>();
     absl::StatusOr<Shard> shard = ParseShard(j.at("shard").get<std::string>());
     if (!shard.ok()) return shard.status();
@@ -143,6 +144,7 @@ absl::Status SaveJournal(const CampaignJournal& journal,
   const Json j{{"format", kFormat},
                {"version", kVersion},
                {"ops", journal.ops},
+               {"command", journal.command},
                {"seed", journal.seed},
                {"shard", ShardToString(journal.shard)},
                {"finished", journal.finished},

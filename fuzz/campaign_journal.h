@@ -40,6 +40,10 @@ inline constexpr char kJournalFile[] = "campaign.json";
 
 struct CampaignJournal {
   std::vector<std::string> ops;  // SpecName of each op, as fuzzed.
+  // The command line that ran it ("dpfuzz --op=all ..."): what issue.md
+  // says found a finding that `dpfuzz triage` checks later; "" in journals
+  // that do not have it.
+  std::string command;
   uint64_t seed = 0;
   Shard shard;
   bool finished = false;

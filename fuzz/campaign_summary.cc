@@ -25,6 +25,7 @@ std::string SummaryLine(const CampaignSummary& s) {
       "baseline_failures=%d flaky=%d cases=%d seconds=%.1f",
       s.bugs.size(), LowConfidenceBugs(s), s.findings.size(), s.known.size(),
       s.baseline_failures, s.flaky, s.cases, s.seconds);
+  if (s.untriaged > 0) absl::StrAppend(&line, " untriaged=", s.untriaged);
   if (s.interrupted) absl::StrAppend(&line, " interrupted");
   return line;
 }
@@ -67,6 +68,7 @@ std::string SummaryJson(const CampaignSummary& s) {
                          {"baseline_failures", s.baseline_failures},
                          {"flaky", s.flaky},
                          {"overlap", s.overlap},
+                         {"untriaged", s.untriaged},
                          {"quarantined", quarantined},
                          {"findings", s.findings.size()},
                          {"hits", s.hits},

@@ -98,6 +98,11 @@ ABSL_FLAG(bool, baseline_failures, false,
 ABSL_FLAG(bool, reduce, true,
           "Reduce each new finding to a minimal case before storing it (the "
           "case found is kept as original.json).");
+ABSL_FLAG(double, triage_share, 0.25,
+          "Share of the campaign's time that reducing and blaming new root "
+          "causes may take, beyond a first 20 s; past it they are stored "
+          "untriaged and triaged when the share allows again. 0: none in "
+          "the campaign (dpfuzz triage FINDINGS does it later).");
 ABSL_FLAG(std::string, format, "",
           "repro: python (repro.py, the default) or cpp (repro.cc; "
           "CMakeLists.txt beside --out); report: md (the default), html or "
@@ -136,6 +141,7 @@ constexpr const char* kFlagNames[] = {"op",
                                       "python_check",
                                       "baseline_failures",
                                       "reduce",
+                                      "triage_share",
                                       "format",
                                       "out",
                                       "load",
@@ -183,6 +189,13 @@ std::string UsageText() {
       "                               and what is not a bug (default: "
       "Markdown\n"
       "                               on standard output)\n"
+      "       dpfuzz triage FINDINGS   reduce, blame and check the root "
+      "causes a\n"
+      "                               campaign stored untriaged when its "
+      "triage\n"
+      "                               budget ran out; then rewrite its "
+      "report\n"
+      "                               (resumable: Ctrl-C, then run again)\n"
       "       dpfuzz list-ops [--op=PATTERN] [--device=cpu|cuda]\n"
       "                               every op: curated, generic or excluded\n"
       "                               (why) on that device, variants, valid\n"
@@ -500,6 +513,10 @@ absl::StatusOr<CampaignOptions> CampaignOptionsFromFlags() {
   options.known = KnownIssues(std::move(known));
   options.python_check = absl::GetFlag(FLAGS_python_check);
   options.reduce = absl::GetFlag(FLAGS_reduce);
+  options.triage_share = absl::GetFlag(FLAGS_triage_share);
+  if (!(options.triage_share >= 0 && options.triage_share <= 1)) {
+    return UsageError("flag --triage_share: a share from 0 to 1, e.g. 0.25");
+  }
   options.fail_on_baseline_failures = absl::GetFlag(FLAGS_baseline_failures);
   options.progress = absl::GetFlag(FLAGS_progress) && isatty(fileno(stderr));
   return options;

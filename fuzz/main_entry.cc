@@ -21,6 +21,7 @@
 #include "fuzz/replay.h"
 #include "fuzz/report.h"
 #include "fuzz/repro_command.h"
+#include "fuzz/triage_command.h"
 
 namespace dpfuzz {
 namespace {
@@ -166,6 +167,16 @@ int ReportMain(const std::vector<std::string>& args) {
   return s.ok() ? 0 : UsageFailure(s);
 }
 
+int TriageMain(const std::vector<std::string>& args) {
+  absl::StatusOr<SupervisorOptions> isolation = IsolationFromFlags();
+  if (!isolation.ok()) return UsageFailure(isolation.status());
+  std::signal(SIGINT, RequestStop);
+  std::signal(SIGTERM, RequestStop);
+  const absl::Status s =
+      RunTriageCommand(args, *isolation, &stop_requested, std::cout);
+  return s.ok() ? 0 : UsageFailure(s);
+}
+
 }  // namespace
 
 int DpfuzzMain(int argc, char** argv) {
@@ -207,6 +218,7 @@ int DpfuzzMain(int argc, char** argv) {
   if (command == "repro") return ReproMain(rest);
   if (command == "reduce") return ReduceMain(rest);
   if (command == "report") return ReportMain(rest);
+  if (command == "triage") return TriageMain(rest);
   if (!command.empty()) {
     return UsageFailure(absl::InvalidArgumentError(
         "unexpected argument \"" + command + "\"; see dpfuzz --help"));

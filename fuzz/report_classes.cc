@@ -171,8 +171,8 @@ std::string ClassMarkdown(const Json& klass, const std::vector<Json>& bugs,
       "\n- severity: ", StringAt(klass, "severity"),
       ", confidence: ", StringAt(klass, "confidence"), "\n- dpfuzz class: `",
       StringAt(klass, "id"), "`\n\n## Members\n\n",
-      "| op | variant | verdict | dtypes seen | layouts seen | evidence | "
-      "issue |\n|---|---|---|---|---|---|---|\n");
+      "| op | variant | verdict | dtypes seen | shows in | layouts seen | "
+      "evidence | issue |\n|---|---|---|---|---|---|---|---|\n");
   std::string snippet;
   for (const Json& b : bugs) {
     const std::string issue = StringAt(b, "issue");
@@ -180,6 +180,9 @@ std::string ClassMarkdown(const Json& klass, const std::vector<Json>& bugs,
         &md, "| `", StringAt(b, "op"), "` | ", StringAt(b, "variant"), " | ",
         StringAt(b, "verdict"), " | ",
         absl::StrJoin(b.at("dtypes").get<std::vector<std::string>>(), ", "),
+        " | ",
+        StringAt(b, "generality").empty() ? std::string("-")
+                                          : StringAt(b, "generality"),
         " | ",
         StringAt(b, "culprit").empty()
             ? std::string("-")

@@ -109,4 +109,22 @@ void ReproChecker::Loop() {
   }
 }
 
+absl::StatusOr<size_t> CheckBugsWithoutIssue(const std::string& findings_dir,
+                                             ReproChecker& checker) {
+  absl::StatusOr<std::vector<StoredFinding>> stored =
+      ReadFindingsDir(findings_dir);
+  if (!stored.ok()) return stored.status();
+  size_t queued = 0;
+  for (const Bug& bug : GroupBugs(*stored)) {
+    // An oom repro would allocate without bound outside any worker.
+    if (!bug.issue.empty() || bug.findings.empty() ||
+        bug.verdict == Verdict::kOom) {
+      continue;
+    }
+    checker.Enqueue(bug.findings.front());
+    ++queued;
+  }
+  return queued;
+}
+
 }  // namespace dpfuzz

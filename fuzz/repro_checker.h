@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "crashes/bugs/findings_store.h"
 
 namespace dpfuzz {
@@ -72,6 +73,15 @@ class ReproChecker {
   std::atomic<bool> cancel_{false};  // Kills the running check's Python.
   std::thread thread_;
 };
+
+// Queues a check of each bug's lead finding (as the report ranks them,
+// crashes/bugs/bug.h's GroupBugs) in `findings_dir` that has no issue.md
+// in any of its findings: a bug the report shows apart from the one the
+// campaign checked (its reduced case has another mechanism, say); never an
+// oom bug's (its repro would allocate without bound). Returns
+// how many it queued; an error when the directory cannot be read.
+absl::StatusOr<size_t> CheckBugsWithoutIssue(const std::string& findings_dir,
+                                             ReproChecker& checker);
 
 }  // namespace dpfuzz
 

@@ -14,6 +14,7 @@
 #include "crashes/isolation/crash_signature.h"
 #include "generators/case_json.h"
 #include "reducers/blame.h"
+#include "reducers/generalize.h"
 #include "reducers/reducer.h"
 
 namespace dpfuzz {
@@ -25,6 +26,8 @@ constexpr double kTriageFloorSeconds = 20;
 constexpr int kReduceMaxCalls = 300;
 constexpr double kReduceMaxSeconds = 60;
 constexpr int kBlameMaxCalls = 24;
+// Runs of a reduced bug in its op's other dtypes.
+constexpr int kGeneralizeMaxCalls = 12;
 // Findings of one ReductionKey checked against its known causes before
 // any more are simply counted.
 constexpr size_t kCausesPerKey = 4;
@@ -47,6 +50,9 @@ double Seconds(std::chrono::steady_clock::time_point since) {
 struct Triage::Triaged {
   Blame blame;
   std::string bug_id;
+  // Stored past the budget and queued: findings of its ReductionKey attach
+  // to it on the key alone until it is triaged.
+  bool pending = false;
 };
 
 Triage::Triage(TriageOptions options, FindingsStore* store,
@@ -63,7 +69,8 @@ void Triage::NewLine() {
 }
 
 bool Triage::WithinBudget(double elapsed) const {
-  return spent_seconds_ < kTriageFloorSeconds + options_.budget_share * elapsed;
+  return options_.budget_share > 0 &&
+         spent_seconds_ < kTriageFloorSeconds + options_.budget_share * elapsed;
 }
 
 IsolatedRunner* Triage::Runner() {
@@ -144,6 +151,21 @@ void Triage::Resume(const TriageState& state) {
     absl::StatusOr<StoredFinding> stored = ReadStoredFinding(dir->second);
     if (stored.ok()) blame_of_signature_[signature] = stored->finding.blame;
   }
+  // Root causes the earlier run left untriaged are queued again.
+  for (const auto& [id, bug] : bugs_) {
+    if (!options_.reduce) break;
+    absl::StatusOr<StoredFinding> stored = ReadStoredFinding(bug.dir);
+    if (!stored.ok() || !stored->untriaged ||
+        stored->finding.dismissal != Dismissal::kNone) {
+      continue;
+    }
+    causes_[ReductionKey(stored->finding)].push_back(
+        Triaged{stored->finding.blame, id, /*pending=*/true});
+    backlog_.push_back(Queued{bug.dir, stored->finding,
+                              stored->first_seen_seconds.value_or(0),
+                              !stored->finding.blame.culprit.empty()});
+  }
+  counts_.untriaged = static_cast<int64_t>(backlog_.size());
 }
 
 void Triage::Attach(const Finding& finding, const std::string& bug_id) {
@@ -256,7 +278,13 @@ std::string Triage::StoreForBug(const Finding& f, const Case* original,
                                 const std::string& bug_id) {
   BugRecord& bug = bugs_[bug_id];
   const bool lead = bug.lead_aliased && f.c.aliases.empty();
-  const std::string where = Store(f, original, /*check_repro=*/lead);
+  // A finding of the bug whose own key differs (its mechanism was not
+  // simulated in this dtype, say) is a bug of its own in the report
+  // (GroupBugs): its first finding gets its repro and issue.md checked.
+  const std::string own_id = BugId(f);
+  const bool apart = own_id != bug_id && !bugs_.count(own_id) &&
+                     apart_ids_.insert(own_id).second;
+  const std::string where = Store(f, original, /*check_repro=*/lead || apart);
   if (lead && store_ != nullptr) {
     bug.dir = where;
     bug.lead_aliased = false;
@@ -264,14 +292,17 @@ std::string Triage::StoreForBug(const Finding& f, const Case* original,
   return where;
 }
 
-const Triage::Triaged* Triage::SameCause(const Finding& found, double elapsed) {
+const Triage::Triaged* Triage::SameCause(const Finding& found, double elapsed,
+                                         bool reduced_only) {
   const auto it = causes_.find(ReductionKey(found));
   if (it == causes_.end()) return nullptr;
   for (const Triaged& cause : it->second) {
+    if (reduced_only && cause.pending) continue;
     // Causes that need no layout, or were not blamed, match on the key.
     const Case without = WithoutBlamed(found.c, cause.blame);
     if (without == found.c) return &cause;
-    IsolatedRunner* runner = WithinBudget(elapsed) ? Runner() : nullptr;
+    IsolatedRunner* runner =
+        reduced_only || WithinBudget(elapsed) ? Runner() : nullptr;
     if (runner == nullptr) return &it->second.front();
     const auto start = std::chrono::steady_clock::now();
     absl::StatusOr<std::optional<Finding>> r = runner->Run(without);
@@ -281,7 +312,63 @@ const Triage::Triaged* Triage::SameCause(const Finding& found, double elapsed) {
     if (!still) return &cause;
   }
   // A cause of its own, unless the key has had enough.
-  return it->second.size() >= kCausesPerKey ? &it->second.front() : nullptr;
+  return !reduced_only && it->second.size() >= kCausesPerKey
+             ? &it->second.front()
+             : nullptr;
+}
+
+std::optional<Finding> Triage::ReduceAndBlame(const Finding& found,
+                                              IsolatedRunner& runner,
+                                              double remaining,
+                                              std::vector<Finding>& others) {
+  const auto start = std::chrono::steady_clock::now();
+  ReduceOptions options;
+  options.max_calls = kReduceMaxCalls;
+  options.max_seconds = std::clamp(remaining, 1.0, kReduceMaxSeconds);
+  options.verify = [&runner](const Case& c) { return runner.RunFresh(c); };
+  options.on_other_finding = [&others](const Finding& f) {
+    others.push_back(f);
+  };
+  const CaseRunner run = [&runner](const Case& c) { return runner.Run(c); };
+  const ReduceResult r = Reduce(found, run, options);
+  NewLine();
+  log_ << "INFO: reduced " << found.signature << " "
+       << ReductionSummary(found.c, r) << std::endl;
+  if (r.flaky) {
+    spent_seconds_ += Seconds(start);
+    return std::nullopt;
+  }
+  spent_seconds_ += Seconds(start);
+  Finding finding = r.finding;
+  finding.blame = BlameOf(finding, runner);
+  return finding;
+}
+
+void Triage::Generalize(const std::string& dir, const Finding& f,
+                        IsolatedRunner& runner) {
+  if (store_ == nullptr) return;
+  const auto start = std::chrono::steady_clock::now();
+  const CaseRunner run = [&runner](const Case& c) { return runner.Run(c); };
+  const Generality g = dpfuzz::Generalize(f, run, kGeneralizeMaxCalls);
+  spent_seconds_ += Seconds(start);
+  if (g.shown.size() + g.quiet.size() <= 1) return;
+  const auto names = [](const std::set<DType>& dtypes) {
+    std::vector<std::string> out;
+    for (DType d : dtypes) out.emplace_back(DTypeName(d));
+    return out;
+  };
+  Annotate(dir, kGeneralityKey,
+           {{"shown", names(g.shown)},
+            {"quiet", names(g.quiet)},
+            {"summary", GeneralitySummary(g)}});
+}
+
+Blame Triage::BlameOf(const Finding& f, IsolatedRunner& runner) {
+  const auto start = std::chrono::steady_clock::now();
+  const CaseRunner run = [&runner](const Case& c) { return runner.Run(c); };
+  const Blame blame = FindBlame(f, run, kBlameMaxCalls).blame;
+  spent_seconds_ += Seconds(start);
+  return blame;
 }
 
 void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
@@ -307,34 +394,22 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
   const Case* original = nullptr;
   IsolatedRunner* runner =
       options_.reduce && WithinBudget(elapsed) ? Runner() : nullptr;
-  if (runner != nullptr) {
-    const auto start = std::chrono::steady_clock::now();
-    ReduceOptions options;
-    options.max_calls = kReduceMaxCalls;
-    options.max_seconds = std::clamp(remaining, 1.0, kReduceMaxSeconds);
-    options.verify = [runner](const Case& c) { return runner->RunFresh(c); };
+  // Note [Cheapest steps first]: with root causes queued, a new one is
+  // only blamed now and queued for its reduction.
+  const bool reduce = runner != nullptr && backlog_.empty();
+  if (reduce) {
     std::vector<Finding> others;
-    options.on_other_finding = [&others](const Finding& f) {
-      others.push_back(f);
-    };
-    const CaseRunner run = [runner](const Case& c) { return runner->Run(c); };
-    const ReduceResult r = Reduce(*unshared, run, options);
-    NewLine();
-    log_ << "INFO: reduced " << found.signature << " "
-         << ReductionSummary(found.c, r) << std::endl;
-    if (r.flaky) {
+    const std::optional<Finding> reduced =
+        ReduceAndBlame(*unshared, *runner, remaining, others);
+    if (!reduced.has_value()) {
       ++counts_.flaky;
       finding.dismissal = Dismissal::kFlaky;
       const std::string where = Store(finding, nullptr, false);
       log_ << "FLAKY: " << found.signature << " -> " << where
            << " (did not show again in a fresh run; not a bug)" << std::endl;
-      spent_seconds_ += Seconds(start);
       return;
     }
-    finding = r.finding;
-    const BlameResult b = FindBlame(finding, run, kBlameMaxCalls);
-    finding.blame = b.blame;
-    spent_seconds_ += Seconds(start);
+    finding = *reduced;
     // Other bugs met on the way are findings of their own, triaged later.
     for (const Finding& other : others) {
       if (!findings_.count(other.signature)) {
@@ -343,6 +418,7 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
     }
   } else {
     ++counts_.unreduced;
+    if (runner != nullptr) finding.blame = BlameOf(finding, *runner);
   }
   if (!(finding.c == found.c)) original = &found.c;
   const std::string id = BugId(finding);
@@ -350,25 +426,41 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
   const std::string where = new_bug
                                 ? Store(finding, original, /*check_repro=*/true)
                                 : StoreForBug(finding, original, id);
-  causes_[ReductionKey(found)].push_back(Triaged{finding.blame, id});
+  if (reduce && where != "(not stored)") Generalize(where, finding, *runner);
+  causes_[ReductionKey(found)].push_back(
+      Triaged{finding.blame, id, /*pending=*/!reduce});
   Attach(finding, id);
   if (!(finding.signature == found.signature)) {
     Attach(Finding{found.c, found.outcome, found.signature, finding.blame}, id);
     --bugs_[id].hits;  // One hit, two signatures.
+  }
+  if (!reduce && store_ != nullptr && where != "(not stored)") {
+    Annotate(where, kUntriagedKey, true);
+    if (options_.reduce) {
+      backlog_.push_back(Queued{where, finding, now_, runner != nullptr});
+    }
   }
   if (!new_bug) return;
   BugRecord& bug = bugs_[id];
   bug.dir = where;
   bug.first_seen_seconds = now_;
   bug.lead_aliased = !finding.c.aliases.empty();
+  TellBug(id, finding, where, reduce, runner != nullptr);
+}
+
+void Triage::TellBug(const std::string& id, const Finding& finding,
+                     const std::string& where, bool reduced, bool blamed) {
+  BugRecord& bug = bugs_[id];
   const Evidence& e = finding.outcome.evidence;
   bug.summary = absl::StrCat(
       QualifiedOpName(finding.c), " ", VariantName(finding.c.variant), " ",
       VerdictFamily(finding.outcome.verdict),
-      finding.blame.culprit.empty()
-          ? std::string(runner == nullptr ? " (not reduced or blamed)" : "")
-          : absl::StrCat(": `", finding.blame.culprit, "` ",
-                         finding.blame.feature));
+      finding.blame.culprit.empty() ? ""
+                                    : absl::StrCat(": `", finding.blame.culprit,
+                                                   "` ", finding.blame.feature),
+      reduced  ? ""
+      : blamed ? " (not reduced yet)"
+               : " (not reduced or blamed yet)");
   const ConfidenceJudgement confidence = ConfidenceOf(finding);
   bug.low_confidence = confidence.confidence == Confidence::kLow;
   NewLine();
@@ -386,6 +478,22 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
                ? absl::StrCat("\n  low confidence: ", confidence.reason)
                : "")
        << std::endl;
+}
+
+void Triage::CheckRepro(const std::string& dir, const Finding& f) {
+  checked_dirs_.insert(dir);
+  if (checker_ != nullptr && f.outcome.verdict != Verdict::kOom) {
+    checker_->Enqueue(dir);
+  }
+}
+
+void Triage::Annotate(const std::string& dir, const std::string& key,
+                      const nlohmann::json& value) {
+  if (absl::Status s = store_->Annotate(dir, key, value); !s.ok()) {
+    ++counts_.errors;
+    NewLine();
+    log_ << "ERROR: " << s.message() << "\n";
+  }
 }
 
 void Triage::HandleError(const std::string& op, const std::string& context,

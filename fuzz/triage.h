@@ -25,10 +25,19 @@
 //
 // Reduction and blame run in the campaign's thread while workers wait, so
 // they have a budget: a share of the campaign's time so far (and a floor).
-// Past it, a new finding is stored unreduced and unblamed.
+// A new root cause met with nothing queued is reduced and blamed at once.
+// Otherwise (Note [Cheapest steps first] in triage_backlog.cc) it is only
+// blamed, or past the budget not even that, stored as found, marked
+// untriaged (findings_store.h's kUntriagedKey) and queued: the campaign
+// calls WorkOnBacklog between results, which takes the next step (blame,
+// then reduction) of the queued cause most worth it whenever the budget
+// has grown again. What is left when the campaign ends stays marked;
+// `dpfuzz triage FINDINGS` finishes it (Retriage on each,
+// fuzz/triage_command.h).
 //
-//   Triage triage(options, log);
+//   Triage triage(options, store, checker, log);
 //   triage.HandleFinding(finding, elapsed, remaining);
+//   triage.WorkOnBacklog(elapsed, remaining);
 //   triage.bugs()  // id -> BugRecord
 
 #ifndef DPFUZZ_FUZZ_TRIAGE_H_
@@ -43,6 +52,7 @@
 #include <string>
 #include <vector>
 
+#include "crashes/bugs/bug.h"
 #include "crashes/bugs/findings_store.h"
 #include "crashes/isolation/supervisor.h"
 #include "fuzz/repro_checker.h"
@@ -54,7 +64,7 @@ struct TriageOptions {
   bool reduce = true;
   SupervisorOptions isolation;  // For reduction and blame runs.
   // Reduction and blame may take this share of the campaign's time so far,
-  // beyond a floor of kTriageFloorSeconds.
+  // beyond a floor of kTriageFloorSeconds; 0: none (no floor either).
   double budget_share = 0.25;
   bool progress = false;  // A live progress line is on stderr.
 };
@@ -80,6 +90,7 @@ struct TriageCounts {
   int64_t overlap = 0;            // Hits of findings that need shared memory.
   int64_t errors = 0;             // Internal errors and store errors.
   int64_t unreduced = 0;          // Stored past the budget.
+  int64_t untriaged = 0;          // Of those, still untriaged.
 };
 
 // What a triage has decided, to save and restore
@@ -116,6 +127,18 @@ class Triage {
   }
   const TriageCounts& counts() const { return counts_; }
 
+  // Triages the queued root cause most worth it (high confidence, then
+  // verdicts whose reduction needs no fresh process per run) when the
+  // budget allows and the campaign has more than a second left.
+  void WorkOnBacklog(double elapsed, double remaining);
+
+  // Triages the root cause stored untriaged as `stored`: its bug is a
+  // cause triaged before (one isolated run decides, as for a new finding),
+  // or it is reduced and blamed. The reduced finding is recorded (its
+  // repro and issue.md checked), the blame written into `stored.dir` and
+  // its mark cleared; a finding that does not show again is marked flaky.
+  void Retriage(const StoredFinding& stored, double elapsed, double remaining);
+
   // Writes the hits counted since the last call to the store: a later hit
   // of a stored finding whose case is no smaller than the stored one only
   // counts, in memory (one store write per hit costs more than a cheap
@@ -131,6 +154,12 @@ class Triage {
 
  private:
   struct Triaged;  // A reduced and blamed root cause.
+  struct Queued {  // A root cause stored untriaged.
+    std::string dir;
+    Finding finding;
+    double seen_at;
+    bool blamed;  // Its first step, blame, is done; reduction is next.
+  };
 
   bool WithinBudget(double elapsed) const;
   // Stores `f`, a finding of the existing bug `bug_id`, making it the bug's
@@ -139,9 +168,43 @@ class Triage {
   std::string StoreForBug(const Finding& f, const Case* original,
                           const std::string& bug_id);
   // The triaged root cause `found` belongs to, found by one isolated run
-  // per candidate of its ReductionKey.
-  const Triaged* SameCause(const Finding& found, double elapsed);
+  // per candidate of its ReductionKey (within the budget; past it, the
+  // key's first). `reduced_only`: only causes reduced already, each
+  // checked whatever the budget, none when none shows the same.
+  const Triaged* SameCause(const Finding& found, double elapsed,
+                           bool reduced_only = false);
   void NewCause(const Finding& found, double elapsed, double remaining);
+  // `found` reduced (dpfuzz's own run on it recorded in `others`: other
+  // bugs met on the way) and blamed; nullopt when it did not show again.
+  std::optional<Finding> ReduceAndBlame(const Finding& found,
+                                        IsolatedRunner& runner,
+                                        double remaining,
+                                        std::vector<Finding>& others);
+  // The blame of `f` (reducers/blame.h), its time counted.
+  Blame BlameOf(const Finding& f, IsolatedRunner& runner);
+  // Where the reduced `f`, stored in `dir`, shows (reducers/generalize.h),
+  // written into its finding.json; its time counted.
+  void Generalize(const std::string& dir, const Finding& f,
+                  IsolatedRunner& runner);
+  // Tells a bug that is new: "BUG: <id> <summary> -> <where>" and its
+  // evidence.
+  void TellBug(const std::string& id, const Finding& finding,
+               const std::string& where, bool reduced, bool blamed);
+  // The stored untriaged root cause `q` blamed: its directory and its bug
+  // learn the blame; queued again for its reduction.
+  void BlameQueued(Queued q);
+  // What was said of the bug `old_id` of ReductionKey `key` now holds for
+  // `id` with `blame`: its causes (pending while not reduced), signatures
+  // and record.
+  void Rekey(const std::string& key, const std::string& old_id,
+             const std::string& id, const Blame& blame, bool pending);
+  // Queues the Python check of the finding `f` stored in `dir` (its
+  // repro.py, its issue.md), unless it is an oom finding: its repro would
+  // allocate without bound outside any worker.
+  void CheckRepro(const std::string& dir, const Finding& f);
+  // Sets `key` in the finding.json in `dir`; an error is counted and told.
+  void Annotate(const std::string& dir, const std::string& key,
+                const nlohmann::json& value);
   // What to triage for `found`: itself, or the finding its twin without
   // shared memory shows when that is the same bug; nullopt when the twin
   // agrees (an overlap finding).
@@ -169,8 +232,12 @@ class Triage {
   std::map<std::string, std::string> findings_;
   // Signatures of overlap findings: their later hits are dismissed alike.
   std::set<std::string> overlapping_;
+  std::vector<Queued> backlog_;
   std::map<std::string, std::string> errors_;  // Kind of error -> dir.
   std::set<std::string> checked_dirs_;         // Whose repro.py is checked.
+  // Bug ids of findings stored for another bug (StoreForBug) whose own id
+  // differs: their first finding was checked.
+  std::set<std::string> apart_ids_;
   // Signature -> at least the size (CaseSize) of the case stored for it.
   std::map<std::string, int64_t> stored_sizes_;
   std::map<std::string, int64_t> pending_hits_;  // Directory -> hits.

@@ -102,7 +102,8 @@ struct Member {
   int plainness;  // CasePlainness.
 
   auto Rank() const {
-    return std::tie(aliased, severity, plainness, size, stored->dir);
+    return std::tie(aliased, stored->untriaged, severity, plainness, size,
+                    stored->dir);
   }
 };
 
@@ -126,7 +127,10 @@ Bug BugOf(std::vector<Member>& members) {
   bug.verdict = f.outcome.verdict;
   bug.detail = EvidenceLine(f.outcome.evidence);
   bug.confidence = Confidence::kLow;
+  bug.untriaged = true;
   for (const Member& m : members) {
+    bug.untriaged = bug.untriaged && m.stored->untriaged;
+    if (bug.generality.empty()) bug.generality = m.stored->generality;
     if (m.confidence.confidence == Confidence::kHigh) {
       bug.confidence = Confidence::kHigh;
     } else if (bug.confidence_reason.empty()) {
@@ -472,6 +476,11 @@ absl::StatusOr<StoredFinding> ReadStoredFinding(const std::string& dir) {
   }
   if (j.contains(kFirstSeenKey) && j[kFirstSeenKey].is_number()) {
     stored.first_seen_seconds = j[kFirstSeenKey].get<double>();
+  }
+  stored.untriaged = j.is_object() && j.value(kUntriagedKey, false);
+  if (j.is_object() && j.contains(kGeneralityKey) &&
+      j[kGeneralityKey].is_object()) {
+    stored.generality = j[kGeneralityKey].value("summary", "");
   }
   return stored;
 }

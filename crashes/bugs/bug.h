@@ -122,6 +122,10 @@ struct StoredFinding {
   // finding: finding.json's "first_seen_seconds", which campaigns write;
   // none for findings stored otherwise.
   std::optional<double> first_seen_seconds;
+  // Stored before triage reached it (findings_store.h's kUntriagedKey).
+  bool untriaged = false;
+  // Where it generalizes (kGeneralityKey's "summary"); "" when not tried.
+  std::string generality;
 };
 
 // Every finding directory (one holding finding.json) directly under `dir`,
@@ -144,9 +148,15 @@ struct Bug {
   // The earliest of its findings' first_seen_seconds: how long the campaign
   // took to find it (time to bug). None when no finding has one.
   std::optional<double> first_seen_seconds;
+  // Not reduced or blamed yet: every finding of it is untriaged
+  // (`dpfuzz triage` finishes it).
+  bool untriaged = false;
+  // Where it shows beyond its case ("all 9 dtypes tried but f16",
+  // reducers/generalize.h): the first finding's that says; "" when none.
+  std::string generality;
   // Finding directories, representative first: no memory shared between
-  // arguments, then most severe, plainest dtypes (float32 first), smallest
-  // case (CaseSize), then by name.
+  // arguments, then triaged ones, then most severe, plainest dtypes (float32
+  // first), smallest case (CaseSize), then by name.
   std::vector<std::string> findings;
   std::string issue;  // <representative>/issue.md when it exists, else "".
   Verdict verdict = Verdict::kMismatch;  // The representative's.

@@ -67,6 +67,7 @@ absl::Status LockError(const std::string& dir) {
 struct Stored {
   int64_t hits = 0;
   std::optional<double> first_seen;
+  bool untriaged = false;
   std::optional<Case> c;
 };
 
@@ -83,6 +84,7 @@ Stored ReadStored(const std::string& path) {
         j[kFirstSeenKey].is_number()) {
       stored.first_seen = j[kFirstSeenKey].get<double>();
     }
+    stored.untriaged = j.is_object() && j.value(kUntriagedKey, false);
   }
   absl::StatusOr<Case> c = LoadCaseFile(path + "/case.json");
   if (c.ok()) stored.c = *c;
@@ -133,6 +135,7 @@ absl::StatusOr<Recorded> FindingsStore::Record(const Finding& finding,
         first.has_value()) {
       j[kFirstSeenKey] = *first;
     }
+    if (stored.untriaged) j[kUntriagedKey] = true;
     if (absl::Status s =
             WriteReproFiles(finding.c, finding.outcome.verdict, r.path);
         !s.ok()) {

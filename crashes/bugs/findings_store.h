@@ -34,6 +34,15 @@ namespace dpfuzz {
 // finding.json's key for when a campaign first saw the finding: its seconds,
 // resumed runs included (time to bug).
 inline constexpr char kFirstSeenKey[] = "first_seen_seconds";
+// finding.json's key for a finding stored before triage (reduction and
+// blame, fuzz/triage.h) reached it: true until a campaign's later triage
+// or `dpfuzz triage` handles it, false after. A smaller case recorded over
+// it keeps the mark.
+inline constexpr char kUntriagedKey[] = "untriaged";
+// finding.json's key for where a reduced finding generalizes
+// (reducers/generalize.h): {"shown": ["f32", ...], "quiet": [...],
+// "summary": "all 9 dtypes tried but f16"}.
+inline constexpr char kGeneralityKey[] = "generality";
 
 struct Recorded {
   bool is_new = false;        // First hit of this signature in this directory.
