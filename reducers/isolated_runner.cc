@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -71,7 +72,20 @@ absl::StatusOr<std::optional<Finding>> IsolatedRunner::Run(const Case& c) {
   Ticket ticket = FileTicket(path);
   supervisor_->Submit(ticket);
   std::vector<TicketResult> results;
+  // A case whose worker dies again and again without its result ever
+  // coming (killed while starting, say) must not hold a reduction forever:
+  // past a few timeouts the workers are replaced and the run fails.
+  const double limit = 3 * isolation_.timeout_seconds + 30;
+  const auto start = std::chrono::steady_clock::now();
   for (;;) {
+    if (isolation_.timeout_seconds > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                .count() > limit) {
+      supervisor_.reset();
+      DPFUZZ_ASSIGN_OR_RETURN(supervisor_, Supervisor::Start(isolation_));
+      return absl::DeadlineExceededError(
+          absl::StrCat("no result for ", path, " in ", limit, " s"));
+    }
     DPFUZZ_RETURN_IF_ERROR(supervisor_->Poll(0.05, results));
     for (TicketResult& r : results) {
       // Only this ticket's own result counts (a late culprit names an

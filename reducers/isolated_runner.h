@@ -32,7 +32,8 @@ class IsolatedRunner {
   ~IsolatedRunner();
 
   // The case's finding; nullopt when it shows none (or the op rejects its
-  // arguments); an error when it cannot be run.
+  // arguments); an error when it cannot be run, or when no result came
+  // within three timeouts and 30 s (its workers are replaced then).
   absl::StatusOr<std::optional<Finding>> Run(const Case& c);
 
   // As Run, in a supervisor and worker started for this case alone.
