@@ -334,11 +334,8 @@ std::optional<Finding> Triage::ReduceAndBlame(const Finding& found,
   NewLine();
   log_ << "INFO: reduced " << found.signature << " "
        << ReductionSummary(found.c, r) << std::endl;
-  if (r.flaky) {
-    spent_seconds_ += Seconds(start);
-    return std::nullopt;
-  }
   spent_seconds_ += Seconds(start);
+  if (r.flaky) return std::nullopt;
   Finding finding = r.finding;
   finding.blame = BlameOf(finding, runner);
   return finding;

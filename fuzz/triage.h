@@ -174,8 +174,8 @@ class Triage {
   const Triaged* SameCause(const Finding& found, double elapsed,
                            bool reduced_only = false);
   void NewCause(const Finding& found, double elapsed, double remaining);
-  // `found` reduced (dpfuzz's own run on it recorded in `others`: other
-  // bugs met on the way) and blamed; nullopt when it did not show again.
+  // `found` reduced and blamed (other bugs met on the way are added to
+  // `others`); nullopt when it did not show again.
   std::optional<Finding> ReduceAndBlame(const Finding& found,
                                         IsolatedRunner& runner,
                                         double remaining,
