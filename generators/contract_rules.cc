@@ -32,6 +32,14 @@ std::vector<MutatedArgument> BuiltinMutatedArguments() {
   add("aten::batch_norm_update_stats", "");
   add("aten::batch_norm_gather_stats", "");
   add("aten::batch_norm_gather_stats_with_counts", "");
+  // PyTorch's own SchemaInfo (torch/csrc/utils/schema_info.cpp) lists these
+  // training ops as mutating `noise`; later schemas mark it "(b!)".
+  constexpr char kRandomSlopes[] =
+      "writes the random slopes it draws into noise while training, for "
+      "its backward (by design; the 1.13 schema has no \"!\")";
+  for (const char* op : {"aten::rrelu_with_noise", "aten::rrelu_with_noise_"}) {
+    rules.push_back({op, "noise", "training", kRandomSlopes});
+  }
   return rules;
 }
 

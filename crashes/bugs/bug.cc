@@ -322,6 +322,24 @@ std::string RepeatedIndexWithoutAccumulate(const Case& c) {
 
 }  // namespace
 
+namespace {
+
+// A printed element that is a number: not "nan", "inf" or "-inf" (nor a
+// complex with such a part).
+bool IsFiniteText(const std::string& text) {
+  return !absl::StrContains(text, "nan") && !absl::StrContains(text, "inf");
+}
+
+// Some floating tensor of the case was drawn with special values.
+bool HoldsSpecials(const Case& c) {
+  for (const TensorSpec* t : AllTensorSpecsOf(c)) {
+    if (t->values.specials != 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 ConfidenceJudgement ConfidenceOf(const Finding& f) {
   const Case& c = f.c;
   if (f.outcome.verdict == Verdict::kRejectionMismatch) {
@@ -380,6 +398,17 @@ ConfidenceJudgement ConfidenceOf(const Finding& f) {
                        "whose elements share memory (out= or in-place on "
                        "an expanded or overlapping tensor)")};
     }
+  }
+  if (const std::string& expected = f.outcome.evidence.expected;
+      (f.outcome.verdict == Verdict::kMismatch ||
+       f.outcome.verdict == Verdict::kGradMismatch) &&
+      !expected.empty() && !IsFiniteText(expected) && HoldsSpecials(c)) {
+    return {Confidence::kLow,
+            absl::StrCat("the baseline's value where they differ is ", expected,
+                         " and the inputs hold special values (inf, NaN, "
+                         "huge or tiny): non-finite values propagate in the "
+                         "order of a kernel's arithmetic, which a layout "
+                         "changes")};
   }
   return {Confidence::kHigh, ""};
 }

@@ -16,7 +16,9 @@
 //    whose error states a layout precondition of the op ("saved_v must be
 //    contiguous", "Unsupported memory format": a restriction the op may
 //    document, unlike an internal view's "view size is not compatible"),
-//    high otherwise. Low confidence bugs are kept and marked, ranked
+//    and for wrong values where the baseline's own value is not finite
+//    and the inputs were drawn with special values (inf, NaN), high
+//    otherwise. Low confidence bugs are kept and marked, ranked
 //    after every high confidence one (the report lists them apart), never
 //    hidden;
 //  - severity (SeverityOf), the most severe finding's: memory (crash, oom,
@@ -92,7 +94,9 @@ std::vector<std::string> WrittenArgumentsOf(const Case& c);
 // Low when the case's arguments share memory with a written output
 // (Case::aliases), or when a tensor the call writes (out=, in-place self;
 // from the op's schema when dpfuzz knows the op, else "self" and "out")
-// is expanded (zero_stride) or overlaps itself.
+// is expanded (zero_stride) or overlaps itself; low for a mismatch or
+// gradient mismatch whose baseline value at the first difference is NaN
+// or infinite while the case holds special values.
 ConfidenceJudgement ConfidenceOf(const Finding& f);
 
 // "aten::masked_select|out|self|permuted|wrong_values": op overload

@@ -382,6 +382,14 @@ TEST(ContractRulesTest, MutatedByDesignFollowsExactEntries) {
   c.op = "aten::batch_norm_elemt";  // Not a pattern: only what is named.
   c.args[2].value = true;
   EXPECT_THAT(MutatedByDesign(c), IsEmpty());
+  // Training rrelu draws its slopes into noise (PyTorch's SchemaInfo).
+  Case rrelu;
+  rrelu.op = "aten::rrelu_with_noise";
+  rrelu.args = {Argument{"self", stat}, Argument{"noise", stat},
+                Argument{"training", true}};
+  EXPECT_THAT(MutatedByDesign(rrelu), ElementsAre("noise"));
+  rrelu.args[2].value = false;
+  EXPECT_THAT(MutatedByDesign(rrelu), IsEmpty());
 }
 
 // _linalg_det returns the LU factors of A or of A^T, as A's layout makes

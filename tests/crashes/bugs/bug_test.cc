@@ -216,6 +216,27 @@ TEST(BugTest, WritingAnExpandedTensorIsLowConfidenceReadingOneIsNot) {
   EXPECT_EQ(ConfidenceOf(Tril(DType::kFloat32)).confidence, Confidence::kHigh);
 }
 
+// A NaN baseline where the layouts differ, on inputs drawn with inf and
+// NaN, is how non-finite values propagate, not a layout bug; a finite
+// baseline, or no special values, stays high.
+TEST(BugTest, NonFiniteBaselinesOnSpecialValuesAreLowConfidence) {
+  Finding f = Tril(DType::kFloat32, Verdict::kMismatch);
+  f.outcome.evidence.expected = "nan";
+  f.outcome.evidence.actual = "inf";
+  for (TensorSpec* t : AllTensorSpecsOf(f.c)) t->values.specials = 0;
+  EXPECT_EQ(ConfidenceOf(f).confidence, Confidence::kHigh);  // No specials.
+  for (Argument& a : f.c.args) {
+    if (a.name == "self") {
+      std::get<TensorSpec>(a.value).values.specials = kSpecialNaN;
+    }
+  }
+  const ConfidenceJudgement j = ConfidenceOf(f);
+  EXPECT_EQ(j.confidence, Confidence::kLow);
+  EXPECT_THAT(j.reason, HasSubstr("baseline's value where they differ is nan"));
+  f.outcome.evidence.expected = "-5";
+  EXPECT_EQ(ConfidenceOf(f).confidence, Confidence::kHigh);
+}
+
 // An op that says which layouts it takes has told the user; an internal
 // view that cannot take the layout is the op's own failure.
 TEST(BugTest, RejectionsStatingALayoutPreconditionAreLowConfidence) {
