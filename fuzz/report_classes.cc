@@ -98,6 +98,22 @@ Table ClassesTable(const Json& classes) {
 
 namespace {
 
+// The member a class shows: the one with the shortest snippet (reduced and
+// checked, the quickest for a maintainer to read), the first of equals;
+// the first member when none has one.
+const Json* ShownMember(const std::vector<const Json*>& members) {
+  const Json* shown = members.empty() ? nullptr : members.front();
+  size_t shortest = 0;
+  for (const Json* b : members) {
+    const size_t length = StringAt(*b, "snippet").size();
+    if (length > 0 && (shortest == 0 || length < shortest)) {
+      shown = b;
+      shortest = length;
+    }
+  }
+  return shown;
+}
+
 // A row of a details table: `head`, then the bug's picture and snippet.
 Row DetailsRow(Cell head, const Json& bug) {
   return {"",
@@ -115,18 +131,12 @@ Table ClassDetailsTable(const Json& classes, const Json& bugs) {
               {"class", "failing layout", "snippet"}};
   table.html_only = true;
   for (const Json& k : classes) {
-    // The first member with a snippet (a reduced, checked one), else the
-    // first.
-    const Json* shown = nullptr;
+    std::vector<const Json*> members;
     for (const Json& id : k.at("members")) {
       const auto it = bug_by_id.find(id.get<std::string>());
-      if (it == bug_by_id.end()) continue;
-      if (shown == nullptr) shown = it->second;
-      if (!StringAt(*it->second, "snippet").empty()) {
-        shown = it->second;
-        break;
-      }
+      if (it != bug_by_id.end()) members.push_back(it->second);
     }
+    const Json* shown = ShownMember(members);
     if (shown == nullptr) continue;
     Cell head = Code(StringAt(k, "id"));
     const Cell title = Text(StringAt(k, "title"));
@@ -173,6 +183,9 @@ std::string ClassMarkdown(const Json& klass, const std::vector<Json>& bugs,
       StringAt(klass, "id"), "`\n\n## Members\n\n",
       "| op | variant | verdict | dtypes seen | shows in | layouts seen | "
       "evidence | issue |\n|---|---|---|---|---|---|---|---|\n");
+  std::vector<const Json*> members;
+  for (const Json& b : bugs) members.push_back(&b);
+  const Json* shown = ShownMember(members);
   std::string snippet;
   for (const Json& b : bugs) {
     const std::string issue = StringAt(b, "issue");
@@ -192,13 +205,10 @@ std::string ClassMarkdown(const Json& klass, const std::vector<Json>& bugs,
         issue.empty() ? std::string("-")
                       : absl::StrCat("[issue.md](", relative(issue), ")"),
         " |\n");
-    if (snippet.empty() && !issue.empty()) {
-      const std::string code =
-          SnippetOfIssue((fs::path(report_dir) / issue).string());
-      if (!code.empty()) {
-        snippet = absl::StrCat("## Reproduce (", StringAt(b, "op"),
-                               ")\n\n```python\n", code, "```\n");
-      }
+    if (&b == shown && !StringAt(b, "snippet").empty()) {
+      snippet =
+          absl::StrCat("## Reproduce (", StringAt(b, "op"), ")\n\n```python\n",
+                       StringAt(b, "snippet"), "```\n");
     }
   }
   absl::StrAppend(

@@ -10,11 +10,10 @@
 namespace dpfuzz {
 namespace {
 
-// The dtype the bug is judged in: its culprit's, else the first tensor's.
+// The dtype the op's spec draws (its dtypes list): the first tensor
+// argument's, whichever argument is the culprit (an index culprit keeps
+// its integer dtype while the data's varies).
 std::optional<DType> LeadDType(const Finding& f) {
-  if (const Argument* a = FindArgument(f.c, f.blame.culprit)) {
-    if (const auto* t = std::get_if<TensorSpec>(&a->value)) return t->dtype;
-  }
   const std::vector<const TensorSpec*> tensors = AllTensorSpecsOf(f.c);
   if (tensors.empty()) return std::nullopt;
   return tensors.front()->dtype;

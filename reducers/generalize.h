@@ -1,8 +1,8 @@
 // Generalization: where a reduced bug shows beyond the case it was reduced
 // to, as ClusterFuzz's variant task re-runs a testcase under other jobs.
 //
-// The case's lead dtype (its culprit's, else its first tensor's) is
-// replaced, in every tensor that has it, by each other dtype its op
+// The case's lead dtype (its first tensor's, the one its op's spec draws)
+// is replaced, in every tensor that has it, by each other dtype its op
 // accepts (the op's spec), and each such case runs once in an isolated
 // worker: the bug shows in that dtype when the run gives a finding of the
 // same op, variant and verdict family. The report's class.md tables and
