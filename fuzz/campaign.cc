@@ -582,8 +582,8 @@ CampaignSummary Campaign::Run() {
   if (checker_.has_value()) {
     // Python repro checks left over get a bounded wait: none after an
     // interrupt, until a tenth of the time budget (at least 10 s) past
-    // the budget otherwise. Bugs the report will show without an issue.md
-    // are queued first.
+    // the budget otherwise. Bug leads the report will show without an
+    // issue.md of their own are queued first.
     const double wait =
         summary_.interrupted ? 0
         : options_.max_time_seconds > 0
@@ -595,7 +595,7 @@ CampaignSummary Campaign::Run() {
     if (wait > 0) {
       triage_->FlushHits();
       absl::StatusOr<size_t> unchecked =
-          CheckBugsWithoutIssue(options_.findings_dir, *checker_);
+          CheckBugLeads(options_.findings_dir, *checker_);
       if (!unchecked.ok()) {
         ++summary_.errors;
         log_ << "ERROR: " << unchecked.status().message() << "\n";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
@@ -109,20 +110,25 @@ void ReproChecker::Loop() {
   }
 }
 
-absl::StatusOr<size_t> CheckBugsWithoutIssue(const std::string& findings_dir,
-                                             ReproChecker& checker) {
+absl::StatusOr<size_t> CheckBugLeads(const std::string& findings_dir,
+                                     ReproChecker& checker) {
   absl::StatusOr<std::vector<StoredFinding>> stored =
       ReadFindingsDir(findings_dir);
   if (!stored.ok()) return stored.status();
+  const std::vector<Bug> bugs = GroupBugs(*stored);
   size_t queued = 0;
-  for (const Bug& bug : GroupBugs(*stored)) {
-    // An oom repro would allocate without bound outside any worker.
-    if (!bug.issue.empty() || bug.findings.empty() ||
-        bug.verdict == Verdict::kOom) {
-      continue;
+  for (const bool without_any : {true, false}) {
+    for (const Bug& bug : bugs) {
+      std::error_code ec;
+      if (bug.findings.empty() || bug.verdict == Verdict::kOom ||
+          bug.issue.empty() != without_any ||
+          std::filesystem::exists(
+              std::filesystem::path(bug.findings.front()) / kIssueFile, ec)) {
+        continue;
+      }
+      checker.Enqueue(bug.findings.front());
+      ++queued;
     }
-    checker.Enqueue(bug.findings.front());
-    ++queued;
   }
   return queued;
 }

@@ -81,11 +81,11 @@ absl::Status RunTriageCommand(const std::vector<std::string>& args,
       }
     }
     if (!(stop != nullptr && *stop)) {
-      absl::StatusOr<size_t> unchecked = CheckBugsWithoutIssue(dir, checker);
+      absl::StatusOr<size_t> unchecked = CheckBugLeads(dir, checker);
       if (!unchecked.ok()) return unchecked.status();
       if (*unchecked > 0) {
         log << "INFO: checking the issue.md of " << *unchecked
-            << " more bug(s) the report shows apart" << std::endl;
+            << " more bug lead(s) that have none of their own" << std::endl;
       }
     }
     const size_t dropped = checker.Finish(stop != nullptr && *stop ? 0 : 1e9);
