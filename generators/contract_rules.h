@@ -4,11 +4,11 @@
 // reason; a name pattern never excludes an op or an argument:
 //  - arguments an op mutates by design without a "!" annotation: the
 //    running statistics of the batch norms, updated in place while
-//    training, and the noise rrelu_with_noise draws its slopes into. dpfuzz treats such an argument as written when the rule's
-//    condition holds (oracles/: its layout never overlaps itself, its
-//    change is not input_modified, its values after the call are compared
-//    between baseline and variant, so a wrong update of a strided
-//    running_var is still found);
+//    training, and the noise rrelu_with_noise draws its slopes into. dpfuzz
+//    treats such an argument as written when the rule's condition holds
+//    (oracles/: its layout never overlaps itself, its change is not
+//    input_modified, its values after the call are compared between baseline
+//    and variant, so a wrong update of a strided running_var is still found);
 //  - ops that are unsafe by contract: they skip argument checks on purpose
 //    (the *_unsafe constructors, functorch's batching internals, views of
 //    raw buffers) or exist only to test PyTorch itself, so a crash or
