@@ -349,14 +349,9 @@ void Triage::Generalize(const std::string& dir, const Finding& f,
   const Generality g = dpfuzz::Generalize(f, run, kGeneralizeMaxCalls);
   spent_seconds_ += Seconds(start);
   if (g.shown.size() + g.quiet.size() <= 1) return;
-  const auto names = [](const std::set<DType>& dtypes) {
-    std::vector<std::string> out;
-    for (DType d : dtypes) out.emplace_back(DTypeName(d));
-    return out;
-  };
   Annotate(dir, kGeneralityKey,
-           {{"shown", names(g.shown)},
-            {"quiet", names(g.quiet)},
+           {{"shown", DTypeNames(g.shown)},
+            {"quiet", DTypeNames(g.quiet)},
             {"summary", GeneralitySummary(g)}});
 }
 

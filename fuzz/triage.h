@@ -50,6 +50,7 @@
 #include <ostream>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "crashes/bugs/bug.h"
@@ -101,6 +102,11 @@ struct TriageState {
   std::map<std::string, std::string> bug_of_signature;
   TriageCounts counts;
 };
+
+// The order untriaged root causes are taken in, least first: high
+// confidence, then verdicts whose runs need no fresh process (a death's
+// reduction forks one per run), then the earliest seen.
+std::tuple<bool, bool, double> TriageOrder(const Finding& f, double seen_at);
 
 class Triage {
  public:

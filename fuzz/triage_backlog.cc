@@ -27,14 +27,18 @@ namespace dpfuzz {
 // fresh process (a death's) first. A reduction replaces the stored case by
 // a smaller one and re-blames it there; only then is the cause "reduced"
 // and its mark cleared.
+std::tuple<bool, bool, double> TriageOrder(const Finding& f, double seen_at) {
+  return {ConfidenceOf(f).confidence != Confidence::kHigh,
+          IsDeath(f.outcome.verdict), seen_at};
+}
+
 void Triage::WorkOnBacklog(double elapsed, double remaining) {
   // One step at a time: the campaign reads its workers' results between.
   if (options_.reduce && !backlog_.empty() && remaining > 1 &&
       WithinBudget(elapsed) && Runner() != nullptr) {
+    // Blames before reductions, then TriageOrder.
     const auto rank = [](const Queued& q) {
-      return std::make_tuple(
-          q.blamed, ConfidenceOf(q.finding).confidence != Confidence::kHigh,
-          IsDeath(q.finding.outcome.verdict), q.seen_at);
+      return std::make_pair(q.blamed, TriageOrder(q.finding, q.seen_at));
     };
     const auto next =
         std::min_element(backlog_.begin(), backlog_.end(),

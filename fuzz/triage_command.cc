@@ -39,13 +39,9 @@ absl::Status RunTriageCommand(const std::vector<std::string>& args,
       todo.push_back(std::move(s));
     }
   }
-  // As the campaign's backlog: high confidence first, then verdicts whose
-  // runs need no fresh process, then the earliest seen.
   const auto rank = [](const StoredFinding& s) {
-    return std::make_tuple(
-        ConfidenceOf(s.finding).confidence != Confidence::kHigh,
-        IsDeath(s.finding.outcome.verdict), s.first_seen_seconds.value_or(0.0),
-        s.dir);
+    return std::make_pair(
+        TriageOrder(s.finding, s.first_seen_seconds.value_or(0.0)), s.dir);
   };
   std::sort(todo.begin(), todo.end(),
             [&rank](const StoredFinding& a, const StoredFinding& b) {

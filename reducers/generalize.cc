@@ -19,13 +19,13 @@ std::optional<DType> LeadDType(const Finding& f) {
   return tensors.front()->dtype;
 }
 
-std::string Names(const std::set<DType>& dtypes) {
+}  // namespace
+
+std::vector<std::string> DTypeNames(const std::set<DType>& dtypes) {
   std::vector<std::string> names;
   for (DType d : dtypes) names.emplace_back(DTypeName(d));
-  return absl::StrJoin(names, ", ");
+  return names;
 }
-
-}  // namespace
 
 Generality Generalize(const Finding& finding, const CaseRunner& run,
                       int max_calls) {
@@ -58,10 +58,12 @@ std::string GeneralitySummary(const Generality& g) {
   const size_t tried = g.shown.size() + g.quiet.size();
   if (g.quiet.empty()) return absl::StrCat("all ", tried, " dtypes tried");
   if (g.quiet.size() < g.shown.size()) {
-    return absl::StrCat("all ", tried, " dtypes tried but ", Names(g.quiet));
+    return absl::StrCat("all ", tried, " dtypes tried but ",
+                        absl::StrJoin(DTypeNames(g.quiet), ", "));
   }
-  return g.shown.size() == 1 ? absl::StrCat("only ", Names(g.shown))
-                             : Names(g.shown);
+  return g.shown.size() == 1
+             ? absl::StrCat("only ", absl::StrJoin(DTypeNames(g.shown), ", "))
+             : absl::StrJoin(DTypeNames(g.shown), ", ");
 }
 
 }  // namespace dpfuzz

@@ -19,6 +19,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "crashes/findings/finding.h"
 #include "generators/dtype.h"
@@ -34,6 +35,9 @@ struct Generality {
 // At most `max_calls` runs, the op's dtypes in its spec's order.
 Generality Generalize(const Finding& finding, const CaseRunner& run,
                       int max_calls);
+
+// {"f32", "f64"}: finding.json's spelling of a Generality's sets.
+std::vector<std::string> DTypeNames(const std::set<DType>& dtypes);
 
 // "f32, f64" ("only f32"), or "all 9 dtypes tried" / "all 9 dtypes tried
 // but f16" when fewer were quiet than shown; "" when nothing was tried.

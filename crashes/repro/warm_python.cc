@@ -63,8 +63,13 @@ while True:
                     code = e.code
                 else:
                     print(e.code, file=sys.stderr)
-            except BaseException:
-                traceback.print_exc()
+            except BaseException as e:
+                # From the script's own first frame, as python prints it
+                # (not this loop's or runpy's).
+                tb = e.__traceback__
+                while tb is not None and tb.tb_frame.f_code.co_filename != script:
+                    tb = tb.tb_next
+                traceback.print_exception(type(e), e, tb or e.__traceback__)
             sys.stdout.flush()
             sys.stderr.flush()
         finally:

@@ -65,6 +65,8 @@ TEST_F(WarmPythonTest, EndsAsAFreshInterpreterWould) {
   EXPECT_EQ(raised.exit_status, 1);
   EXPECT_NE(raised.output.find("ValueError: boom"), std::string::npos)
       << raised.output;
+  EXPECT_EQ(raised.output.find("runpy"), std::string::npos)
+      << "the traceback shows the script's frames only: " << raised.output;
 
   const ProcessResult aborted =
       RunReproPython(Script("abort.py",
