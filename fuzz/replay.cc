@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/files.h"
 #include "common/status_macros.h"
+#include "crashes/bugs/bug.h"
 #include "crashes/findings/finding_json.h"
 #include "crashes/isolation/isolated_runs.h"
 #include "generators/aten_bridge.h"
@@ -146,6 +147,12 @@ ReplaySummary RunReplay(const std::vector<ReplayItem>& items,
       log << "REPRODUCES: " << path << " (" << r.finding->signature << ")";
       if (!e.mechanism.empty()) {
         log << " mechanism: " << e.mechanism << " of " << e.mechanism_argument;
+      }
+      if (r.finding->outcome.kind == FindingKind::kBaselineFailure) {
+        log << " baseline failure: " << e.detail;
+      } else if (const ConfidenceJudgement c = ConfidenceOf(*r.finding);
+                 c.confidence == Confidence::kLow) {
+        log << " low confidence: " << c.reason;
       }
       log << "\n";
       ++summary.reproduces;

@@ -2,6 +2,7 @@
 
 #include <ATen/core/grad_mode.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <utility>
@@ -171,15 +172,19 @@ CaseTensors DenseCopies(const CaseTensors& variant, Dense dense) {
 // A tensor of `sizes` holding `bytes` (its logical values, row-major), in
 // a storage on `device` whose tail, numel + kTailMargin elements, holds
 // `fill`.
+// One element of `fill` in `dtype`.
+std::vector<uint8_t> FillElement(DType dtype, TailFill fill) {
+  return fill == TailFill::kPoison
+             ? PoisonElement(dtype)
+             : std::vector<uint8_t>(ElementSize(dtype),
+                                    dtype == DType::kBool ? 0x01 : 0x5A);
+}
+
 at::Tensor WithFilledTail(DType dtype, const Dims& sizes,
                           std::vector<uint8_t> bytes, const at::Device& device,
                           TailFill fill) {
   const int64_t n = ComputeNumel(sizes), tail = n + kTailMargin;
-  const std::vector<uint8_t> element =
-      fill == TailFill::kPoison
-          ? PoisonElement(dtype)
-          : std::vector<uint8_t>(ElementSize(dtype),
-                                 dtype == DType::kBool ? 0x01 : 0x5A);
+  const std::vector<uint8_t> element = FillElement(dtype, fill);
   for (int64_t i = 0; i < tail; ++i) {
     bytes.insert(bytes.end(), element.begin(), element.end());
   }
@@ -280,6 +285,38 @@ CaseTensors MaterializeTailFilledBaseline(const CaseTensors& variant,
       });
 }
 
+std::vector<std::string> ArgumentsWithWrittenTails(const CaseTensors& filled,
+                                                   TailFill fill) {
+  std::vector<std::string> names;
+  for (const auto& [name, tensors] : filled.args) {
+    for (const at::Tensor& t : tensors) {
+      if (!t.defined() || t.layout() != at::kStrided || t.is_nested()) {
+        continue;
+      }
+      const absl::StatusOr<DType> dtype = FromScalarType(t.scalar_type());
+      const int64_t n = t.numel();
+      const int64_t size = t.element_size();
+      // Still the tensor it was made as: offset 0, its numel, its storage
+      // of numel + tail elements (a resize the op made moves or grows it).
+      if (!dtype.ok() || t.storage_offset() != 0 ||
+          static_cast<int64_t>(t.storage().nbytes()) !=
+              (2 * n + kTailMargin) * size) {
+        continue;
+      }
+      const std::vector<uint8_t> element = FillElement(*dtype, fill);
+      const std::vector<uint8_t> bytes = ReadStorageBytes(t);
+      for (int64_t i = n; i < 2 * n + kTailMargin; ++i) {
+        if (!std::equal(element.begin(), element.end(),
+                        bytes.begin() + i * size)) {
+          names.push_back(name);
+          break;
+        }
+      }
+    }
+  }
+  return names;
+}
+
 CaseTensors MaterializeRereadBaseline(const CaseTensors& variant,
                                       const std::string& arg,
                                       const std::vector<int64_t>& indices) {
@@ -295,6 +332,10 @@ CaseTensors MaterializeRereadBaseline(const CaseTensors& variant,
             .to(now.device());
       },
       [](const at::Tensor& g) { return ReadDense(g).to(g.device()); });
+}
+
+CaseTensors MaterializeBaselineBefore(const CaseTensors& variant) {
+  return MaterializeRereadBaseline(variant, /*arg=*/"", /*indices=*/{});
 }
 
 std::optional<StorageChange> CheckStorages(

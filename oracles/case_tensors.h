@@ -78,6 +78,18 @@ enum class TailFill : uint8_t {
 CaseTensors MaterializeTailFilledBaseline(const CaseTensors& variant,
                                           TailFill fill);
 
+// The arguments of a tail-filled baseline (MaterializeTailFilledBaseline)
+// whose tail no longer holds `fill` after a call, among those still of
+// the numel and storage they were made with: the op wrote past their end.
+std::vector<std::string> ArgumentsWithWrittenTails(const CaseTensors& filled,
+                                                   TailFill fill);
+
+// The baseline as the storages' snapshots give it: the values before the
+// op ran, contiguous at offset 0, on each variant tensor's device. Unlike
+// MaterializeBaseline, right after the variant's call too (an in-place or
+// out= call has written the variant's tensors since).
+CaseTensors MaterializeBaselineBefore(const CaseTensors& variant);
+
 // The baseline as the storages' snapshots give it (the values before the
 // op ran: contiguous, offset 0, on each variant tensor's device), except
 // that group member `arg` ("self", "tensors[1]") holds the snapshot's

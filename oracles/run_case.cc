@@ -2,12 +2,14 @@
 
 #include <ATen/core/grad_mode.h>
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <set>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "common/status_macros.h"
 #include "generators/aten_bridge.h"
 #include "generators/contract_rules.h"
@@ -17,7 +19,9 @@
 #include "oracles/call_phase.h"
 #include "oracles/case_tensors.h"
 #include "oracles/compare.h"
+#include "oracles/conditioning.h"
 #include "oracles/device_sync.h"
+#include "oracles/filled_allocations.h"
 #include "oracles/grad_per_location.h"
 #include "oracles/invoke.h"
 #include "oracles/judgement.h"
@@ -220,9 +224,53 @@ std::optional<CaseOutcome> CheckOutArguments(
   return std::nullopt;
 }
 
+// Why the results named `where` (`b`'s and `v`'s) may differ by the op's
+// own instability rather than the layout's mistake, "" when they do not:
+// Note [Ill-conditioned baselines] (`run` gives the results on a nudged
+// baseline) and Note [Invalid operations on infinities].
+std::string Unstable(
+    const CaseTensors& variant, const std::vector<std::string>& written,
+    const Results& b, const Results& v, const std::string& where,
+    const std::function<std::optional<std::vector<at::Tensor>>(CaseTensors&)>&
+        run) {
+  if (InvalidOperationsOnInfinities(MaterializeBaselineBefore(variant), written,
+                                    b.tensors)) {
+    return InvalidOperationsReason();
+  }
+  const std::optional<NudgedResults> nudged = RunNudged(variant, written, run);
+  if (!nudged.has_value() || nudged->up.size() != b.tensors.size() ||
+      nudged->down.size() != b.tensors.size()) {
+    return "";
+  }
+  // Every result the finding is about: a list out= names all its tensors.
+  bool any = false;
+  for (size_t i = 0; i < b.tensors.size() && i < v.tensors.size(); ++i) {
+    if (v.names[i] != where) continue;
+    any = true;
+    if (!WithinNudges(b.tensors[i], nudged->up[i], nudged->down[i],
+                      v.tensors[i])) {
+      return "";
+    }
+  }
+  return any ? IllConditionedReason(where) : "";
+}
+
+// Gradients of the op's outputs on `tensors` (forward, then backward with
+// their grad_outputs); nullopt when either fails.
+std::optional<std::vector<at::Tensor>> GradientsOn(
+    const c10::OperatorHandle& op, const Case& c, CaseTensors& tensors) {
+  absl::StatusOr<CallResult> r = Invoke(op, c, tensors.args);
+  if (!r.ok() || r->outcome != CallOutcome::kOk) return std::nullopt;
+  CallResult g =
+      RunBackward(r->outputs, GradInputs(tensors.args), tensors.grad_outputs);
+  if (g.outcome != CallOutcome::kOk) return std::nullopt;
+  return std::move(g.outputs);
+}
+
 std::optional<CaseOutcome> CheckBackward(
-    const Case& c, const CaseTensors& baseline, const CaseTensors& variant,
-    const CallResult& b, const CallResult& v, Reference& reference) {
+    const c10::OperatorHandle& op, const Case& c, const CaseTensors& baseline,
+    const CaseTensors& variant, const CallResult& b, const CallResult& v,
+    Reference& reference) {
   const Gradients g = RunBothBackward(baseline, variant, b, v);
   const CallResult& gb = g.baseline;
   const CallResult& gv = g.variant;
@@ -260,11 +308,22 @@ std::optional<CaseOutcome> CheckBackward(
           });
     }
     if (d.has_value()) {
-      return FromDifference(
+      CaseOutcome outcome = FromDifference(
           Verdict::kGradMismatch,
           shared ? absl::StrCat(names[i], " summed per memory location")
                  : names[i],
           *d);
+      const Results expected_results{{expected}, {outcome.evidence.where}};
+      const Results actual_results{{actual}, {outcome.evidence.where}};
+      outcome.evidence.ill_conditioned = Unstable(
+          variant, {}, expected_results, actual_results, outcome.evidence.where,
+          [&](CaseTensors& tensors) -> std::optional<std::vector<at::Tensor>> {
+            std::optional<std::vector<at::Tensor>> grads =
+                GradientsOn(op, c, tensors);
+            if (!grads.has_value() || i >= grads->size()) return std::nullopt;
+            return std::vector<at::Tensor>{per_location((*grads)[i])};
+          });
+      return outcome;
     }
   }
   return std::nullopt;
@@ -293,16 +352,19 @@ absl::StatusOr<c10::OperatorHandle> OperatorFor(const OpSpec& spec,
 namespace {
 
 // True when a second baseline run (on `again`, a fresh copy of the
-// baseline) gives other results or another outcome than the first.
+// baseline) gives other results or another outcome than the first; when
+// `where` is given, only the results of that name count.
 absl::StatusOr<bool> RunsDiffer(const c10::OperatorHandle& op, const Case& c,
                                 const CallResult& first, CaseTensors& again,
                                 const std::vector<std::string>& written,
-                                const Results& first_results) {
+                                const Results& first_results,
+                                const std::string& where = "") {
   DPFUZZ_ASSIGN_OR_RETURN(CallResult second, Invoke(op, c, again.args));
   if (first.outcome != second.outcome) return true;
   const Results r = ResultsOf(second, again.args, written);
   if (r.tensors.size() != first_results.tensors.size()) return true;
   for (size_t i = 0; i < r.tensors.size(); ++i) {
+    if (!where.empty() && r.names[i] != where) continue;
     if (CompareValues(first_results.tensors[i], r.tensors[i],
                       Comparison::kExact)
             .has_value()) {
@@ -405,15 +467,32 @@ absl::StatusOr<std::optional<CaseOutcome>> CompareDevices(
   return diff;
 }
 
+// Forward results of `op` on `tensors`, as ResultsOf gives them; nullopt
+// when the call fails.
+std::function<std::optional<std::vector<at::Tensor>>(CaseTensors&)>
+ForwardResults(const c10::OperatorHandle& op, const Case& c,
+               const std::vector<std::string>& written) {
+  return [&op, &c, &written](
+             CaseTensors& tensors) -> std::optional<std::vector<at::Tensor>> {
+    absl::StatusOr<CallResult> r = Invoke(op, c, tensors.args);
+    if (!r.ok() || r->outcome != CallOutcome::kOk) return std::nullopt;
+    return ResultsOf(*r, tensors.args, written).tensors;
+  };
+}
+
 // `outcome`, a wrong-values finding, with the mechanism that reproduces
-// it when one does (Note [Mechanisms by simulation]). Results of a
-// nondeterministic op differ by themselves; none is simulated.
+// it when one does (Note [Mechanisms by simulation]), and the reason the
+// results it is about are within the baseline's own instability when they
+// are (Note [Ill-conditioned baselines]): on a result of few distinct
+// values (a step, a comparison) a simulation may match by chance. Results
+// of a nondeterministic op differ by themselves; none is simulated.
 CaseOutcome Explained(CaseOutcome outcome, const c10::OperatorHandle& op,
                       const OpSpec& judged, const Case& c,
                       const CaseTensors& variant, const Results& b,
                       const Results& v,
                       const std::vector<std::string>& written) {
   if (judged.rules & kRuleNondeterministic) return outcome;
+  const auto forward = ForwardResults(op, c, written);
   Simulation s;
   s.variant = &variant;
   s.written = written;
@@ -421,15 +500,17 @@ CaseOutcome Explained(CaseOutcome outcome, const c10::OperatorHandle& op,
   s.expected = b.tensors;
   s.actual = v.tensors;
   s.comparison = judged.comparison;
-  s.call = [&](CaseTensors& tensors) -> std::optional<std::vector<at::Tensor>> {
-    absl::StatusOr<CallResult> r = Invoke(op, c, tensors.args);
-    if (!r.ok() || r->outcome != CallOutcome::kOk) return std::nullopt;
-    return ResultsOf(*r, tensors.args, written).tensors;
-  };
+  s.call = forward;
   if (std::optional<Explanation> e = ExplainWrongValues(s)) {
     outcome.evidence.mechanism = e->mechanism;
     outcome.evidence.mechanism_argument = e->argument;
   }
+  if (outcome.verdict != Verdict::kMismatch &&
+      outcome.verdict != Verdict::kNanIntroduced) {
+    return outcome;
+  }
+  outcome.evidence.ill_conditioned =
+      Unstable(variant, written, b, v, outcome.evidence.where, forward);
   return outcome;
 }
 
@@ -492,7 +573,7 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
   if (!c.grad_outputs.empty() && written.empty() &&
       !(judged.rules & kRuleNondeterministic)) {
     if (std::optional<CaseOutcome> grad =
-            CheckBackward(c, baseline, variant, b, v, *reference)) {
+            CheckBackward(op, c, baseline, variant, b, v, *reference)) {
       return *grad;
     }
   }
@@ -504,6 +585,69 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
     if (devices.has_value()) return *devices;
   }
   return CaseOutcome{};
+}
+
+// `outcome` as a baseline failure: `why` the baseline itself is wrong,
+// then the layout variant's difference.
+CaseOutcome BaselineFailure(CaseOutcome outcome, const std::string& why) {
+  outcome.kind = FindingKind::kBaselineFailure;
+  outcome.evidence.where = "baseline";
+  outcome.evidence.detail = absl::StrCat(
+      why, "; the layout variant's difference: ", outcome.evidence.detail);
+  return outcome;
+}
+
+// Why the baseline's result `where` is undefined, the op leaving part of
+// it unwritten (Note [Baselines that read unwritten memory]); "" when it
+// is not, or when `where` is not one of its results.
+absl::StatusOr<std::string> UnwrittenBaseline(
+    const c10::OperatorHandle& op, const Case& c, const CallResult& b,
+    const CaseTensors& baseline, const CaseTensors& variant,
+    const std::vector<std::string>& written, const std::string& where,
+    Device device) {
+  const Results first = ResultsOf(b, baseline.args, written);
+  if (std::find(first.names.begin(), first.names.end(), where) ==
+      first.names.end()) {
+    return "";
+  }
+  const std::string undefined =
+      ": the op leaves part of it unwritten, so no layout's values there "
+      "are defined";
+  if (c.variant == Variant::kOut) {
+    for (int before : {0, 1}) {
+      CaseTensors again = MaterializeBaselineBefore(variant);
+      {
+        const at::NoGradGuard no_grad;
+        for (const std::string& name : written) {
+          for (at::Tensor& t : again.args[name]) t.fill_(before);
+        }
+      }
+      DPFUZZ_ASSIGN_OR_RETURN(
+          bool differ, RunsDiffer(op, c, b, again, written, first, where));
+      if (differ) {
+        return absl::StrCat("the contiguous baseline's ", where,
+                            " changes with what it held before the call",
+                            undefined);
+      }
+    }
+  }
+  if (device != Device::kCpu) return "";
+  for (FreshMemory fill : {FreshMemory::kZeros, FreshMemory::kJunk}) {
+    CaseTensors fresh = MaterializeBaselineBefore(variant);
+    const FilledAllocations filled(fill);
+    DPFUZZ_ASSIGN_OR_RETURN(bool differ,
+                            RunsDiffer(op, c, b, fresh, written, first, where));
+    if (differ) {
+      return absl::StrCat(
+          "the contiguous baseline's ", where,
+          " changes when fresh memory "
+          "holds ",
+          fill == FreshMemory::kZeros ? "zeros" : "junk",
+          " (an out= it resized, a workspace it reads before writing)",
+          undefined);
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -526,7 +670,27 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
 // (FindingKind::kBaselineFailure), kept and reported apart with both
 // differences. Only deterministic ops are judged so (the first repeat run
 // agreed), and only findings pay for the extra calls: the tail-filled
-// baselines are built then, from the variant's storage snapshots.
+// baselines are built then, from the variant's storage snapshots. A
+// tail-filled baseline whose tail changed in the call (an argument the op
+// did not resize) writes past an argument's end: a baseline failure too.
+//
+// Note [Baselines that read unwritten memory]
+// Arguments that do not fit each other can also make an op leave part of
+// its result unwritten: an out= the kernel fills only partly
+// (_convert_indices_from_csr_to_coo on indices that are not a CSR matrix),
+// an out= it resizes, a workspace read before it is written. Such elements
+// hold what the out= held before or what the allocator's fresh memory
+// held, the same from run to run more often than not, and another layout
+// gives other leftovers. So, for a finding about a result, the baseline
+// runs again: for an out= call, with its out= tensors filled with zeros
+// and then ones before the call (an out= result never depends on what out
+// held); on the CPU, with every allocation filled with zeros and then with
+// junk (oracles/filled_allocations.h; twice, as the heap often holds the
+// gaps' NaN poison already, and NaNs compare equal). When the result
+// changes, the baseline's own result is undefined there and the finding
+// is a baseline failure. A layout that leaves elements unwritten which
+// the contiguous baseline writes (Verdict::kMismatch of a strided out=)
+// is not touched: the baseline's result does not change.
 absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
   return RunCase(given, c, std::nullopt);
 }
@@ -616,23 +780,38 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c,
       CaseOutcome outcome,
       JudgeVariant(op, *judged, c, variant, baseline, b, on_cpu, reference,
                    cpu_reference, written, pointers_before));
+  // Note [Baselines that read unwritten memory].
+  if (IsFinding(outcome.verdict) && outcome.kind == FindingKind::kLayoutBug &&
+      baseline_again.has_value() && !(judged->rules & kRuleNondeterministic)) {
+    DPFUZZ_ASSIGN_OR_RETURN(
+        std::string why, UnwrittenBaseline(op, c, b, baseline, variant, written,
+                                           outcome.evidence.where, device));
+    if (!why.empty()) outcome = BaselineFailure(std::move(outcome), why);
+  }
   // Note [Baselines that read outside].
   if (IsFinding(outcome.verdict) && outcome.kind == FindingKind::kLayoutBug &&
       baseline_again.has_value() && !(judged->rules & kRuleNondeterministic)) {
+    const Results first = ResultsOf(b, baseline.args, written);
     for (TailFill fill : {TailFill::kPoison, TailFill::kSentinel}) {
       CaseTensors filled = MaterializeTailFilledBaseline(variant, fill);
       DPFUZZ_ASSIGN_OR_RETURN(bool reads_outside,
-                              RunsDiffer(op, c, b, filled, written,
-                                         ResultsOf(b, baseline.args, written)));
+                              RunsDiffer(op, c, b, filled, written, first));
+      const std::vector<std::string> overrun =
+          ArgumentsWithWrittenTails(filled, fill);
+      if (!overrun.empty()) {
+        outcome = BaselineFailure(
+            std::move(outcome),
+            absl::StrCat("the contiguous baseline writes past the end of ",
+                         absl::StrJoin(overrun, ", "),
+                         " (the arguments do not fit each other, unchecked)"));
+        break;
+      }
       if (!reads_outside) continue;
-      outcome.kind = FindingKind::kBaselineFailure;
-      outcome.evidence.where = "baseline";
-      outcome.evidence.detail = absl::StrCat(
+      outcome = BaselineFailure(
+          std::move(outcome),
           "the contiguous baseline gives other results when other values "
           "follow its arguments in memory: it reads past an argument's end "
-          "(the arguments do not fit each other, unchecked); the layout "
-          "variant's difference: ",
-          outcome.evidence.detail);
+          "(the arguments do not fit each other, unchecked)");
       break;
     }
   }

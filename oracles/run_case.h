@@ -51,6 +51,10 @@ struct Evidence {
   // reads or writes wrongly; "" when none does.
   std::string mechanism;
   std::string mechanism_argument;
+  // Why wrong values may be the op's own instability rather than the
+  // layout's mistake (oracles/conditioning.h), "" when they are not: the
+  // finding is then low confidence.
+  std::string ill_conditioned;
 };
 
 // Evidence without a first differing element: where, what, and the error

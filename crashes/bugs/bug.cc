@@ -399,6 +399,9 @@ ConfidenceJudgement ConfidenceOf(const Finding& f) {
                        "an expanded or overlapping tensor)")};
     }
   }
+  if (!f.outcome.evidence.ill_conditioned.empty()) {
+    return {Confidence::kLow, f.outcome.evidence.ill_conditioned};
+  }
   if (const std::string& expected = f.outcome.evidence.expected;
       (f.outcome.verdict == Verdict::kMismatch ||
        f.outcome.verdict == Verdict::kGradMismatch) &&

@@ -32,6 +32,7 @@ Evidence EvidenceFromJson(const Json& j) {
     e.mechanism = StringOr(*mechanism, "name");
     e.mechanism_argument = StringOr(*mechanism, "argument");
   }
+  e.ill_conditioned = StringOr(j, "ill_conditioned");
   const auto max_error = j.find("max_error");
   if (max_error != j.end() && max_error->is_number()) {
     e.max_error = max_error->get<double>();
@@ -54,6 +55,7 @@ Json EvidenceToJson(const Evidence& e) {
     j["mechanism"] = {{"name", e.mechanism},
                       {"argument", e.mechanism_argument}};
   }
+  if (!e.ill_conditioned.empty()) j["ill_conditioned"] = e.ill_conditioned;
   return j;
 }
 

@@ -131,6 +131,21 @@ const std::vector<ClassOp>& PlantedClassOps() {
   return *ops;
 }
 
+const std::vector<PlantedOp>& PlantedUnstableOps() {
+  static const auto* ops = [] {
+    auto* v = new std::vector<PlantedOp>;
+    for (const char* name :
+         {"step_at_zero", "tail_garbage", "write_past_end"}) {
+      PlantedOp op = Unary(name, Verdict::kMismatch);
+      op.spec.op = absl::StrCat("planted_unstable::", name);
+      op.spec.rules = kRuleCheckDeterminism;
+      v->push_back(op);
+    }
+    return v;
+  }();
+  return *ops;
+}
+
 std::vector<OpSpec> AllPlantedSpecs() {
   std::vector<OpSpec> specs;
   for (const PlantedOp& p : PlantedOps()) specs.push_back(p.spec);

@@ -52,6 +52,14 @@ struct ClassOp {
 };
 const std::vector<ClassOp>& PlantedClassOps();
 
+// Ops whose layouts differ only where the baseline is undefined
+// (unstable_ops.cc): step_at_zero, whose kernels disagree at its step
+// (kMismatch, judged ill-conditioned), tail_garbage, whose contiguous
+// kernel leaves an element of its result unwritten, and write_past_end,
+// which writes after its input's end where there is room (both baseline
+// failures).
+const std::vector<PlantedOp>& PlantedUnstableOps();
+
 // The specs of all the lists, for AddOps.
 std::vector<OpSpec> AllPlantedSpecs();
 

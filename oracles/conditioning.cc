@@ -1,0 +1,181 @@
+#include "oracles/conditioning.h"
+
+#include <ATen/core/grad_mode.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "absl/strings/str_cat.h"
+#include "oracles/compare.h"
+
+namespace dpfuzz {
+namespace {
+
+// One step of an IEEE binary value `bits` (sign and magnitude; `inf` the
+// magnitude bits of infinity) toward +inf or -inf.
+template <typename Bits>
+Bits NextBits(Bits bits, Bits inf, Nudge nudge) {
+  constexpr Bits kSign = Bits{1} << (sizeof(Bits) * 8 - 1);
+  const Bits magnitude = bits & static_cast<Bits>(~kSign);
+  if (magnitude > inf) return bits;  // NaN.
+  const bool negative = (bits & kSign) != 0;
+  if (magnitude == 0) return nudge == Nudge::kUp ? Bits{1} : kSign | Bits{1};
+  const bool away_from_zero = (nudge == Nudge::kUp) != negative;
+  if (away_from_zero && magnitude == inf) return bits;  // Stays infinite.
+  return away_from_zero ? bits + 1 : bits - 1;
+}
+
+template <typename Bits>
+void NudgeAll(void* data, int64_t count, Bits inf, Nudge nudge) {
+  Bits* p = static_cast<Bits*>(data);
+  for (int64_t i = 0; i < count; ++i) p[i] = NextBits(p[i], inf, nudge);
+}
+
+// Nudges a contiguous CPU tensor's values in place; false for a dtype
+// without IEEE values.
+bool NudgeDense(at::Tensor& t, Nudge nudge) {
+  const int64_t components = t.numel() * (t.is_complex() ? 2 : 1);
+  switch (t.scalar_type()) {
+    case at::kHalf:
+      NudgeAll<uint16_t>(t.data_ptr(), components, 0x7C00, nudge);
+      return true;
+    case at::kBFloat16:
+      NudgeAll<uint16_t>(t.data_ptr(), components, 0x7F80, nudge);
+      return true;
+    case at::kFloat:
+    case at::kComplexFloat:
+      NudgeAll<uint32_t>(t.data_ptr(), components, 0x7F800000u, nudge);
+      return true;
+    case at::kDouble:
+    case at::kComplexDouble:
+      NudgeAll<uint64_t>(t.data_ptr(), components, 0x7FF0000000000000ull,
+                         nudge);
+      return true;
+    default:
+      return false;
+  }
+}
+
+// A dense CPU float64 copy of a result's values (complex ones as pairs).
+at::Tensor AsDoubles(const at::Tensor& t) {
+  at::Tensor dense = ReadDense(t.layout() == at::kStrided ? t : t.to_dense());
+  if (dense.is_complex()) dense = at::view_as_real(dense);
+  return dense.to(at::kDouble).contiguous().reshape({-1});
+}
+
+bool SameValue(double a, double b) {
+  return (std::isnan(a) && std::isnan(b)) || a == b;
+}
+
+}  // namespace
+
+void NudgeInputs(CaseTensors& tensors, const std::vector<std::string>& written,
+                 Nudge nudge) {
+  const at::NoGradGuard no_grad;
+  for (auto& [name, list] : tensors.args) {
+    if (std::find(written.begin(), written.end(), name) != written.end()) {
+      continue;
+    }
+    for (at::Tensor& t : list) {
+      if (!t.defined() || t.layout() != at::kStrided ||
+          !(t.is_floating_point() || t.is_complex())) {
+        continue;
+      }
+      at::Tensor values = t.detach().cpu().contiguous().clone();
+      if (NudgeDense(values, nudge)) t.detach().copy_(values);
+    }
+  }
+}
+
+std::optional<NudgedResults> RunNudged(
+    const CaseTensors& variant, const std::vector<std::string>& written,
+    const std::function<std::optional<std::vector<at::Tensor>>(CaseTensors&)>&
+        run) {
+  NudgedResults results;
+  for (Nudge nudge : {Nudge::kUp, Nudge::kDown}) {
+    CaseTensors nudged = MaterializeBaselineBefore(variant);
+    NudgeInputs(nudged, written, nudge);
+    std::optional<std::vector<at::Tensor>> r = run(nudged);
+    if (!r.has_value()) return std::nullopt;
+    (nudge == Nudge::kUp ? results.up : results.down) = std::move(*r);
+  }
+  return results;
+}
+
+bool WithinNudges(const at::Tensor& expected, const at::Tensor& up,
+                  const at::Tensor& down, const at::Tensor& actual) {
+  if (!expected.defined() || !up.defined() || !down.defined() ||
+      !actual.defined()) {
+    return false;
+  }
+  for (const at::Tensor* t : {&up, &down, &actual}) {
+    if (t->sizes() != expected.sizes()) return false;
+  }
+  const Tolerance tol = DefaultTolerance(expected.scalar_type());
+  const at::Tensor e = AsDoubles(expected);
+  const at::Tensor u = AsDoubles(up);
+  const at::Tensor d = AsDoubles(down);
+  const at::Tensor a = AsDoubles(actual);
+  const double* ep = e.data_ptr<double>();
+  const double* up_p = u.data_ptr<double>();
+  const double* dp = d.data_ptr<double>();
+  const double* ap = a.data_ptr<double>();
+  for (int64_t i = 0; i < e.numel(); ++i) {
+    if (!std::isfinite(ep[i]) || !std::isfinite(up_p[i]) ||
+        !std::isfinite(dp[i])) {
+      const bool steady = SameValue(ep[i], up_p[i]) && SameValue(ep[i], dp[i]);
+      if (steady && !SameValue(ap[i], ep[i])) return false;
+      continue;  // Unsteady: the element holds no value to compare with.
+    }
+    if (!std::isfinite(ap[i])) return false;
+    const double slack = tol.atol + tol.rtol * std::abs(ep[i]);
+    const double lo = std::min({ep[i], up_p[i], dp[i]}) - slack;
+    const double hi = std::max({ep[i], up_p[i], dp[i]}) + slack;
+    if (ap[i] < lo || ap[i] > hi) return false;
+  }
+  return true;
+}
+
+std::string IllConditionedReason(const std::string& where) {
+  return absl::StrCat(
+      "the contiguous baseline itself gives the variant's ", where,
+      " once its inputs move by one unit in the last place: the op is "
+      "ill-conditioned at these values (a breakpoint, a singular matrix, a "
+      "special value), where two kernels may round either way");
+}
+
+bool InvalidOperationsOnInfinities(const CaseTensors& before,
+                                   const std::vector<std::string>& written,
+                                   const std::vector<at::Tensor>& results) {
+  const at::NoGradGuard no_grad;
+  bool infinite = false;
+  for (const auto& [name, list] : before.args) {
+    if (std::find(written.begin(), written.end(), name) != written.end()) {
+      continue;
+    }
+    for (const at::Tensor& t : list) {
+      if (!t.defined() || t.layout() != at::kStrided ||
+          !(t.is_floating_point() || t.is_complex())) {
+        continue;
+      }
+      if (at::isnan(t).any().item<bool>()) return false;
+      infinite = infinite || at::isinf(t).any().item<bool>();
+    }
+  }
+  if (!infinite) return false;
+  for (const at::Tensor& r : results) {
+    if (!r.defined() || !(r.is_floating_point() || r.is_complex())) continue;
+    if (at::isnan(AsDoubles(r)).any().item<bool>()) return true;
+  }
+  return false;
+}
+
+std::string InvalidOperationsReason() {
+  return "the inputs hold infinities and no NaN, yet the baseline's results "
+         "hold NaN: invalid operations (inf - inf, 0 * inf) happened, and "
+         "which elements they reach depends on the order of the kernel's "
+         "arithmetic, which a layout changes";
+}
+
+}  // namespace dpfuzz

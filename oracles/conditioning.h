@@ -1,0 +1,102 @@
+// Ill-conditioned baselines: whether a layout's wrong values are values the
+// contiguous baseline itself gives once its inputs move by one unit in the
+// last place.
+//
+//   std::optional<NudgedResults> n = RunNudged(variant, written, run);
+//   if (n && WithinNudges(expected, n->up[i], n->down[i], actual)) ...
+#ifndef DPFUZZ_ORACLES_CONDITIONING_H_
+#define DPFUZZ_ORACLES_CONDITIONING_H_
+
+#include <ATen/ATen.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "oracles/case_tensors.h"
+
+namespace dpfuzz {
+
+// Note [Ill-conditioned baselines]
+// Small integers, which dpfuzz draws for values a person can read, sit on
+// the breakpoints of piecewise ops (hardswish's derivative at 3, relu's at
+// 0) and make matrices singular; special values (infinities, subnormals)
+// sit where arithmetic changes its rules. There an op's value jumps, and
+// two kernels of the same op (the vectorized one a contiguous input takes,
+// the scalar one a strided input takes) may round or compare their way to
+// either side: hardswish_backward at exactly 3 gives 1.5 on one path and 1
+// on the other. Such a difference is the op's own instability, not a
+// layout's mistake, and a maintainer closes it as numerical. dpfuzz tells
+// it apart by running the baseline twice more with every floating input
+// moved one unit in the last place, once up and once down (NudgeInputs):
+// when every element of the variant's result lies within what the three
+// baselines span (widened by the dtype's tolerance), or where the three are
+// not all finite and equal (an element that turns non-finite under a
+// nudge holds no value to compare with), the layout changed nothing a
+// one-ulp change of the inputs would not; the finding is low confidence
+// with that reason. A layout mistake reads or writes a wrong element, which
+// lands outside so narrow a band on some element of the result. This holds
+// even where a mechanism's simulation (oracles/mechanism.h) matches: on a
+// result of few distinct values (a step, a comparison) one may match by
+// chance. Only findings pay for the two runs.
+
+enum class Nudge : uint8_t { kUp, kDown };
+
+// Moves each element of every floating or complex argument of `tensors`
+// but those in `written` (out= arguments, whose values the op overwrites)
+// to the next value of its dtype toward +inf (kUp) or -inf (kDown), in
+// place: zeros of either sign to the smallest subnormal, the largest
+// finite value to infinity and infinity of the other sign to the largest
+// finite value; NaNs stay.
+void NudgeInputs(CaseTensors& tensors, const std::vector<std::string>& written,
+                 Nudge nudge);
+
+// The results of the baseline on inputs nudged up and down, in the order
+// `run` returns them.
+struct NudgedResults {
+  std::vector<at::Tensor> up;
+  std::vector<at::Tensor> down;
+};
+
+// `run` on two fresh baselines of `variant` (MaterializeBaselineBefore:
+// the values before the op ran), nudged up and down; nullopt when either run
+// gives no results (an error).
+std::optional<NudgedResults> RunNudged(
+    const CaseTensors& variant, const std::vector<std::string>& written,
+    const std::function<std::optional<std::vector<at::Tensor>>(CaseTensors&)>&
+        run);
+
+// Whether every element of `actual` lies within the span of `expected`,
+// `up` and `down` (all of one shape, any layout and device), widened by
+// `expected`'s dtype's default tolerance, or is an element where those
+// three are not all finite and equal. False when the shapes differ.
+bool WithinNudges(const at::Tensor& expected, const at::Tensor& up,
+                  const at::Tensor& down, const at::Tensor& actual);
+
+// The reason a finding so explained is low confidence, for `where` (the
+// result it is about: "output 0", "grad of self").
+std::string IllConditionedReason(const std::string& where);
+
+// Note [Invalid operations on infinities]
+// Inputs that hold an infinity and no NaN, with results that hold a NaN:
+// the kernel met inf - inf, 0 * inf or inf / inf on the way (LU on a
+// matrix with an infinite entry), and which elements such a NaN reaches
+// depends on the order of its arithmetic, which a layout changes
+// (slogdet's sign of such a matrix is 0 on one path and 1 on another). A
+// NaN input is left out: it reaches its own elements on every path.
+// Findings on such values are low confidence with the reason below.
+
+// Whether some floating input of `before` (every argument but `written`)
+// holds an infinity, none holds a NaN, and some tensor of `results` holds
+// a NaN.
+bool InvalidOperationsOnInfinities(const CaseTensors& before,
+                                   const std::vector<std::string>& written,
+                                   const std::vector<at::Tensor>& results);
+
+// The reason a finding so judged is low confidence.
+std::string InvalidOperationsReason();
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_ORACLES_CONDITIONING_H_

@@ -1,0 +1,56 @@
+// Operators whose layouts differ only where the contiguous baseline is
+// itself undefined, for tests of the oracles that tell such differences
+// from layout bugs (TORCH_LIBRARY "planted_unstable"):
+//  - step_at_zero: a step function whose contiguous and strided kernels
+//    disagree at the step itself, as two kernels of a piecewise op may
+//    (oracles/conditioning.h judges the difference ill-conditioned);
+//  - tail_garbage: returns its input flattened with one more element,
+//    which the strided kernel writes and the contiguous one leaves as the
+//    fresh workspace held it (Note [Baselines that read unwritten memory]
+//    in oracles/run_case.cc judges the finding a baseline failure);
+//  - write_past_end: writes the element after its input's last one
+//    wherever the storage has room, as a kernel given arguments that do
+//    not fit each other does (into a gap of a strided input; Note
+//    [Baselines that read outside] sees the tail-filled baseline's tail
+//    written and judges the finding a baseline failure).
+
+#include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
+#include <torch/library.h>
+
+namespace {
+
+// 1 above zero and 0 below; at exactly zero 1 on the contiguous path and 0
+// on the strided one.
+at::Tensor StepAtZero(const at::Tensor& self) {
+  const at::Tensor above = self.is_contiguous() ? self.ge(0) : self.gt(0);
+  return above.to(self.scalar_type());
+}
+
+at::Tensor TailGarbage(const at::Tensor& self) {
+  const int64_t n = self.numel();
+  at::Tensor workspace = at::empty({n + 1}, self.options());
+  workspace.narrow(0, 0, n).copy_(self.reshape({-1}));
+  if (!self.is_contiguous()) workspace.narrow(0, n, 1).fill_(7);
+  return workspace;
+}
+
+at::Tensor WritePastEnd(const at::Tensor& self) {
+  const int64_t end = self.storage_offset() + self.numel();
+  if (self.numel() > 0 && static_cast<int64_t>(self.storage().nbytes()) >
+                              end * static_cast<int64_t>(self.element_size())) {
+    at::NoGradGuard no_grad;
+    at::Tensor storage = at::empty({0}, self.options());
+    storage.set_(self.storage(), end, {1}, {1});
+    storage.fill_(42);
+  }
+  return at::neg(self);
+}
+
+}  // namespace
+
+TORCH_LIBRARY(planted_unstable, m) {
+  m.def("step_at_zero(Tensor self) -> Tensor", StepAtZero);
+  m.def("tail_garbage(Tensor self) -> Tensor", TailGarbage);
+  m.def("write_past_end(Tensor self) -> Tensor", WritePastEnd);
+}
