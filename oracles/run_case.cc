@@ -313,16 +313,35 @@ std::optional<CaseOutcome> CheckBackward(
           shared ? absl::StrCat(names[i], " summed per memory location")
                  : names[i],
           *d);
-      const Results expected_results{{expected}, {outcome.evidence.where}};
-      const Results actual_results{{actual}, {outcome.evidence.where}};
-      outcome.evidence.ill_conditioned = Unstable(
-          variant, {}, expected_results, actual_results, outcome.evidence.where,
+      // Gradient i on other tensors (a reread or nudged baseline), as
+      // compared.
+      const auto gradient =
           [&](CaseTensors& tensors) -> std::optional<std::vector<at::Tensor>> {
-            std::optional<std::vector<at::Tensor>> grads =
-                GradientsOn(op, c, tensors);
-            if (!grads.has_value() || i >= grads->size()) return std::nullopt;
-            return std::vector<at::Tensor>{per_location((*grads)[i])};
-          });
+        const at::AutoGradMode grad_mode(true);
+        std::optional<std::vector<at::Tensor>> grads =
+            GradientsOn(op, c, tensors);
+        if (!grads.has_value() || i >= grads->size()) return std::nullopt;
+        return std::vector<at::Tensor>{per_location((*grads)[i])};
+      };
+      // Note [Mechanisms by simulation], of a gradient: one laid out as its
+      // input and filled row by row, an input read as if contiguous.
+      if (!shared) {
+        Simulation sim;
+        sim.variant = &variant;
+        sim.names = {outcome.evidence.where};
+        sim.expected = {expected};
+        sim.actual = {actual};
+        sim.comparison = Comparison::kTolerance;
+        sim.call = gradient;
+        if (std::optional<Explanation> e = ExplainWrongValues(sim)) {
+          outcome.evidence.mechanism = e->mechanism;
+          outcome.evidence.mechanism_argument = e->argument;
+        }
+      }
+      outcome.evidence.ill_conditioned =
+          Unstable(variant, {}, {{expected}, {outcome.evidence.where}},
+                   {{actual}, {outcome.evidence.where}},
+                   outcome.evidence.where, gradient);
       return outcome;
     }
   }

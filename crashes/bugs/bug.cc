@@ -447,7 +447,7 @@ std::string BugKey(const Finding& f) {
   std::string culprit = f.blame.culprit;
   if (!e.mechanism.empty()) {
     feature = e.mechanism;
-    if (culprit.empty() && !absl::StartsWith(e.mechanism_argument, "output")) {
+    if (culprit.empty() && !NamesAResult(e.mechanism_argument)) {
       culprit = e.mechanism_argument;
     }
   }

@@ -25,8 +25,7 @@ std::string RoleOf(const Finding& f, const std::string& argument) {
   if (std::find(written.begin(), written.end(), argument) != written.end()) {
     return "out";
   }
-  // A returned result: "output 0" (an argument may be named "output").
-  if (absl::StartsWith(argument, "output ")) return "result";
+  if (NamesAResult(argument)) return "result";
   if (absl::StrContains(argument, "grad")) return "grad_output";
   if (const TensorSpec* spec = SpecNamed(f.c, argument)) {
     if (spec->dtype == DType::kBool) return "mask";
@@ -104,6 +103,11 @@ BugMechanism MechanismOf(const Finding& f) {
 }
 
 bool Explains(const BugMechanism& m) { return m.name != "unexplained"; }
+
+bool NamesAResult(const std::string& name) {
+  // An argument may be named "output"; results are "output 0", "grad of x".
+  return absl::StartsWith(name, "output ") || absl::StartsWith(name, "grad of ");
+}
 
 namespace {
 

@@ -51,6 +51,10 @@ BugMechanism MechanismOf(const Finding& f);
 // True when the mechanism explains anything ("unexplained" does not).
 bool Explains(const BugMechanism& m);
 
+// Whether a mechanism's argument names a result of the call ("output 0",
+// a gradient "grad of self") rather than an argument.
+bool NamesAResult(const std::string& name);
+
 // A title naming the mechanism, for people: "writes `out` as if it were
 // contiguous".
 std::string MechanismTitle(const BugMechanism& m);
