@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
+#include "common/files.h"
 #include "crashes/bugs/bug.h"
 #include "crashes/bugs/issue_snippet.h"
 #include "crashes/repro/python_repro_check.h"
@@ -15,6 +16,17 @@ namespace dpfuzz {
 namespace {
 
 constexpr int kPythonReproTimeoutSeconds = 120;
+
+// Whether the finding in `dir` holds the result of its issue.md's check: a
+// finding stored again (a smaller case, another blame) keeps its old
+// issue.md but loses the record, and its issue.md may describe the old one.
+bool IssueChecked(const std::string& dir) {
+  absl::StatusOr<std::string> text =
+      ReadFile(absl::StrCat(dir, "/finding.json"), "finding");
+  if (!text.ok()) return false;
+  const nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
+  return j.is_object() && j.contains("issue");
+}
 
 }  // namespace
 
@@ -122,8 +134,9 @@ absl::StatusOr<size_t> CheckBugLeads(const std::string& findings_dir,
       std::error_code ec;
       if (bug.findings.empty() || bug.verdict == Verdict::kOom ||
           bug.issue.empty() != without_any ||
-          std::filesystem::exists(
-              std::filesystem::path(bug.findings.front()) / kIssueFile, ec)) {
+          (std::filesystem::exists(
+               std::filesystem::path(bug.findings.front()) / kIssueFile, ec) &&
+           IssueChecked(bug.findings.front()))) {
         continue;
       }
       checker.Enqueue(bug.findings.front());

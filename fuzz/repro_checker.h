@@ -75,13 +75,15 @@ class ReproChecker {
 };
 
 // Queues a check of each bug's lead finding (as the report ranks them,
-// crashes/bugs/bug.h's GroupBugs) in `findings_dir` that has no issue.md
-// of its own, so that the issue.md a bug shows describes the case it
-// leads with: first the leads of bugs with no issue.md at all (a bug the
-// report shows apart from the one the campaign checked: its reduced case
-// has another mechanism, say), then those whose issue.md is another
-// finding's. Never an oom bug's (its repro would allocate without bound).
-// Returns how many it queued; an error when the directory cannot be read.
+// crashes/bugs/bug.h's GroupBugs) in `findings_dir` that has no checked
+// issue.md of its own (none, or one left from a case stored there before,
+// its check's record gone with it), so that the issue.md a bug shows
+// describes the case it leads with: first the leads of bugs with no issue.md at
+// all (a bug the report shows apart from the one the campaign checked: its
+// reduced case has another mechanism, say), then those whose issue.md is
+// another finding's. Never an oom bug's (its repro would allocate without
+// bound). Returns how many it queued; an error when the directory cannot be
+// read.
 absl::StatusOr<size_t> CheckBugLeads(const std::string& findings_dir,
                                      ReproChecker& checker);
 

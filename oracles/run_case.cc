@@ -340,8 +340,8 @@ std::optional<CaseOutcome> CheckBackward(
       }
       outcome.evidence.ill_conditioned =
           Unstable(variant, {}, {{expected}, {outcome.evidence.where}},
-                   {{actual}, {outcome.evidence.where}},
-                   outcome.evidence.where, gradient);
+                   {{actual}, {outcome.evidence.where}}, outcome.evidence.where,
+                   gradient);
       return outcome;
     }
   }

@@ -354,6 +354,43 @@ bool SimplifyValues(const Case& current, const Attempt& attempt) {
   return kept;
 }
 
+// Each positive integer argument and element of an int list (a padding, a
+// start, a length, a kernel size) as small as still fails, down to 0:
+// simplify_values only tries 0 and 1, and a snippet reads best with the
+// smallest numbers that show the bug. Negative ones (dims counted from the
+// end) stay.
+bool ShrinkInts(const Case& current, const Attempt& attempt) {
+  bool kept = false;
+  for (size_t a = 0; a < current.args.size(); ++a) {
+    const auto* list = std::get_if<Dims>(&current.args[a].value);
+    const size_t elements = list != nullptr ? list->size() : 1;
+    for (size_t e = 0; e < elements; ++e) {
+      // The number at (a, e) of `c`, or -1 when it is not an int there.
+      const auto number = [a, e](Case& c) -> int64_t* {
+        if (a >= c.args.size()) return nullptr;
+        if (auto* v = std::get_if<int64_t>(&c.args[a].value)) return v;
+        auto* l = std::get_if<Dims>(&c.args[a].value);
+        return l != nullptr && e < l->size() ? &(*l)[e] : nullptr;
+      };
+      Case probe = current;
+      if (const int64_t* v = number(probe); v == nullptr || *v <= 1) continue;
+      kept |= Gallop(
+          [&]() -> int64_t {
+            Case c = current;
+            const int64_t* v = number(c);
+            return v != nullptr ? *v : -1;
+          },
+          [&](int64_t, int64_t to) {
+            Case c = current;
+            *number(c) = to;
+            return std::vector<Case>{c};
+          },
+          0, attempt);
+    }
+  }
+  return kept;
+}
+
 bool ToCpu(const Case& current, const Attempt& attempt) {
   Case c = current;
   PlaceOnDevice(c, Device::kCpu);
@@ -371,6 +408,7 @@ std::vector<ReductionPass> DefaultReductionPasses() {
           {"contiguous_strides", ContiguousStrides},
           {"shrink_strides", ShrinkStrides},
           {"shrink_offsets", ShrinkOffsets},
+          {"shrink_ints", ShrinkInts},
           {"simplify_dtypes", SimplifyDTypes},
           {"simplify_values", SimplifyValues},
           {"to_cpu", ToCpu},

@@ -14,7 +14,8 @@
 // un-expands zero strides, removes gaps and overlap; an overlapping or
 // expanded layout is also tried dense in its own and in column-major dim
 // order, and an expanded dim with a step of 2), shrink_strides and
-// shrink_offsets (as sizes, down to 0), simplify_dtypes (float32 first, then
+// shrink_offsets (as sizes, down to 0), shrink_ints (positive integer
+// arguments and int-list elements, as sizes, down to 0), simplify_dtypes (float32 first, then
 // the simplest that still fails), simplify_values (zeros, ones, small integers;
 // no specials; seed 0; other numbers towards 0 and 1), to_cpu, then for
 // nested tensors drop_components, shrink_components and

@@ -106,7 +106,8 @@ bool Explains(const BugMechanism& m) { return m.name != "unexplained"; }
 
 bool NamesAResult(const std::string& name) {
   // An argument may be named "output"; results are "output 0", "grad of x".
-  return absl::StartsWith(name, "output ") || absl::StartsWith(name, "grad of ");
+  return absl::StartsWith(name, "output ") ||
+         absl::StartsWith(name, "grad of ");
 }
 
 namespace {

@@ -219,8 +219,8 @@ std::string IssueMarkdown(const Finding& finding, const IssueSnippet& snippet,
   const Blame& b = finding.blame;
   std::string subject = baseline ? " on contiguous arguments" : "";
   std::string with = "On contiguous arguments, ";
-  if (!baseline && (b.feature == "aliasing" ||
-                    (b.culprit.empty() && !finding.c.aliases.empty()))) {
+  if (!baseline && !finding.c.aliases.empty() &&
+      (b.feature == "aliasing" || b.culprit.empty())) {
     // Who shares with whom: the case's aliases (the blame names only the
     // written side).
     std::vector<std::string> who;

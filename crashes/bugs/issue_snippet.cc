@@ -46,7 +46,8 @@ struct Built {
 // the caller defines the buffer), or over an unnamed one when empty.
 absl::StatusOr<Built> BuildTensor(const ReproTensor& t, const ReproStorage& s,
                                   const std::string& base, bool shared,
-                                  int64_t margin, Spelling spelling) {
+                                  int64_t margin, Spelling spelling,
+                                  const std::string& fill) {
   if (t.dtype != s.dtype) {
     return absl::UnimplementedError(
         StrCat(t.name, " views a storage of another dtype"));
@@ -54,7 +55,7 @@ absl::StatusOr<Built> BuildTensor(const ReproTensor& t, const ReproStorage& s,
   Built b;
   const std::string head = t.name + " = ";
   const auto full = [&](const Dims& sizes) {
-    return StrCat("torch.full(", Tuple(sizes), ", ", Fill(t.dtype),
+    return StrCat("torch.full(", Tuple(sizes), ", ", fill,
                   Kwargs(t.dtype, DeviceKwarg(s), false), ")");
   };
   ViewChainOptions options;
@@ -182,6 +183,10 @@ std::string CallDef(const ReproPlan& plan, bool grads, size_t returns,
 }
 
 // Memory a storage check compares, and the written views in it.
+// The value the memory of a storage checked for writes outside its views
+// holds (exact in every floating dtype).
+constexpr char kWrittenMemoryFill[] = "-1024.0";
+
 struct CheckedStorage {
   std::string name;
   std::vector<std::string> written_views;
@@ -442,6 +447,13 @@ absl::StatusOr<IssueSnippet> MakeIssueSnippet(const Finding& finding) {
                             plan.check == ReproCheck::kStorage &&
                             (plan.verdict == Verdict::kOutsideWrite) == writes;
       const std::string base = shared || check_it ? storage.name : "";
+      // What the memory outside the views holds: NaN, which shows reads
+      // outside them; where writes outside them are checked, a number no
+      // op computes from the snippet's values, so that a NaN written over
+      // it counts (dpfuzz compares its poison bit for bit).
+      const std::string fill = check_it && IsFloating(storage.dtype)
+                                   ? kWrittenMemoryFill
+                                   : Fill(storage.dtype);
       if (!base.empty()) names.push_back(base);
       if (check_it) checked.push_back({base, {}});
       int64_t buffer = static_cast<int64_t>(storage.elements.size());
@@ -459,7 +471,7 @@ absl::StatusOr<IssueSnippet> MakeIssueSnippet(const Finding& finding) {
         DPFUZZ_ASSIGN_OR_RETURN(
             const Built built,
             BuildTensor(*all[i], storage, base, shared, past ? kTailMargin : 0,
-                        spelling[i]));
+                        spelling[i], fill));
         StrAppend(&lines, built.lines);
         buffer = std::max(buffer, built.buffer);
         names.push_back(all[i]->name);
@@ -470,8 +482,7 @@ absl::StatusOr<IssueSnippet> MakeIssueSnippet(const Finding& finding) {
         }
       }
       if (shared) {
-        StrAppend(&tensors, base, " = torch.full((", buffer, ",), ",
-                  Fill(storage.dtype),
+        StrAppend(&tensors, base, " = torch.full((", buffer, ",), ", fill,
                   Kwargs(storage.dtype, DeviceKwarg(storage), false), ")\n");
       }
       StrAppend(&tensors, lines);

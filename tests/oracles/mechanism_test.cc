@@ -160,9 +160,9 @@ TEST(MechanismTest, GradientsAreExplainedAsResultsAre) {
     EXPECT_EQ(o->verdict, Verdict::kGradMismatch)
         << op.spec.op << ": " << o->evidence.detail;
     EXPECT_EQ(o->evidence.mechanism, op.mechanism) << op.spec.op;
-    EXPECT_EQ(o->evidence.mechanism_argument,
-              op.mechanism == "fills_result_as_contiguous" ? "grad of self"
-                                                           : "self")
+    EXPECT_EQ(
+        o->evidence.mechanism_argument,
+        op.mechanism == "fills_result_as_contiguous" ? "grad of self" : "self")
         << op.spec.op;
   }
 }

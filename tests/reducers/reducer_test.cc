@@ -103,6 +103,27 @@ TEST(ReducerTest, SizeBisectsToTheSmallestThatFails) {
   ExpectSimplestValues(t);
 }
 
+// Needs a length of at least 2: the int argument gallops down to 2 (0 and
+// 1, all simplify_values tries, fail).
+TEST(ReducerTest, IntArgumentsShrinkToTheSmallestThatFails) {
+  Case start = LoadKnownCase("narrow_copy-out-gapped-writes-outside-view");
+  for (Argument& a : start.args) {
+    if (a.name == "length") a.value = int64_t{13};
+  }
+  const Predicate p = [](const Case& c) {
+    for (const Argument& a : c.args) {
+      const auto* v = std::get_if<int64_t>(&a.value);
+      if (a.name == "length" && v != nullptr) return *v >= 2;
+    }
+    return false;
+  };
+  const ReduceResult r = Reduce(Original(start, Verdict::kOutsideWrite),
+                                RunnerOf(p, Verdict::kOutsideWrite), {});
+  for (const Argument& a : r.reduced.args) {
+    if (a.name == "length") EXPECT_EQ(std::get<int64_t>(a.value), 2);
+  }
+}
+
 // Needs a storage offset of at least 3: a 0-dim tensor at offset 3.
 TEST(ReducerTest, OffsetKeepsItsMinimumAndRankGoesToZero) {
   Case start = LoadKnownCase("tril-out-gapped-writes-outside-view");
