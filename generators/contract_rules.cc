@@ -165,11 +165,17 @@ std::string UnsafeExclusion(absl::string_view op) {
 }
 
 bool OutputChosenByLayout(absl::string_view op, size_t index) {
-  // Output indices of the LU factors and pivots.
   static const auto* kChosen = new std::map<std::string, std::set<size_t>>{
+      // The LU factors and pivots.
       {"aten::_linalg_det", {1, 2}},
       {"aten::_linalg_slogdet", {2, 3}},
       {"aten::_linalg_solve_ex", {1, 2}},
+      // offset2bag, bag_size, max_indices: what the backward needs, filled
+      // as the kernel's path needs them (the fast path, which a layout
+      // turns on or off, leaves offset2bag empty); the gradients check them.
+      {"aten::embedding_bag", {1, 2, 3}},
+      {"aten::_embedding_bag", {1, 2, 3}},
+      {"aten::_embedding_bag_forward_only", {1, 2, 3}},
   };
   const auto it = kChosen->find(std::string(op));
   return it != kChosen->end() && it->second.count(index) > 0;

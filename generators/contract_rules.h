@@ -19,8 +19,11 @@
 //    whichever the argument's layout makes cheaper: the LU factors and
 //    pivots that _linalg_det, _linalg_slogdet and _linalg_solve_ex return
 //    for their backward are of A for a column-major A and of A^T for a
-//    row-major one (det(A) = det(A^T); the backward knows which). Those
-//    outputs are not compared; the others are.
+//    row-major one (det(A) = det(A^T); the backward knows which); and
+//    workspaces an op returns for its backward, filled as the kernel's
+//    path needs them (embedding_bag's offset2bag, left empty by the fast
+//    path a layout turns on or off). Those outputs are not compared; the
+//    others are, and the gradients check what the backward reads.
 // Ops of all kinds may be missing from a LibTorch: the tables hold the
 // names of 1.13 and 2.x alike. See Note [Rule table] in oracles/rules.h.
 //
@@ -64,8 +67,10 @@ std::string UnsafeByContract(absl::string_view op);
 // The exclusion `dpfuzz list-ops` shows for such an op.
 std::string UnsafeExclusion(absl::string_view op);
 
-// Whether output `index` of `op` (full name, no overload) is computed from
-// a transpose chosen by layout, and so is not compared.
+// Whether output `index` of `op` (full name, no overload) depends by design
+// on the path a layout picks (computed from a transpose chosen by layout; a
+// workspace for the backward filled as the path needs), and so is not
+// compared.
 bool OutputChosenByLayout(absl::string_view op, size_t index);
 
 // Rules for the ops of a loaded library (a program that embeds dpfuzz, a

@@ -145,37 +145,61 @@ std::string IllConditionedReason(const std::string& where) {
       "special value), where two kernels may round either way");
 }
 
-bool InvalidOperationsOnInfinities(const CaseTensors& before,
-                                   const std::vector<std::string>& written,
-                                   const std::vector<at::Tensor>& results) {
+bool HoldsNonFinite(const std::vector<at::Tensor>& tensors, bool nan_only) {
   const at::NoGradGuard no_grad;
-  bool infinite = false;
+  for (const at::Tensor& t : tensors) {
+    if (!t.defined() || !(t.is_floating_point() || t.is_complex())) continue;
+    const at::Tensor values = AsDoubles(t);
+    if ((nan_only ? at::isnan(values).any() : ~at::isfinite(values).all())
+            .item<bool>()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+namespace {
+
+// The strided tensors of every argument of `before` but those in `written`.
+std::vector<at::Tensor> ReadInputs(const CaseTensors& before,
+                                   const std::vector<std::string>& written) {
+  std::vector<at::Tensor> inputs;
   for (const auto& [name, list] : before.args) {
     if (std::find(written.begin(), written.end(), name) != written.end()) {
       continue;
     }
     for (const at::Tensor& t : list) {
-      if (!t.defined() || t.layout() != at::kStrided ||
-          !(t.is_floating_point() || t.is_complex())) {
-        continue;
+      if (t.defined() && t.layout() == at::kStrided && !t.is_nested()) {
+        inputs.push_back(t);
       }
-      if (at::isnan(t).any().item<bool>()) return false;
-      infinite = infinite || at::isinf(t).any().item<bool>();
     }
   }
-  if (!infinite) return false;
-  for (const at::Tensor& r : results) {
-    if (!r.defined() || !(r.is_floating_point() || r.is_complex())) continue;
-    if (at::isnan(AsDoubles(r)).any().item<bool>()) return true;
-  }
-  return false;
+  return inputs;
 }
 
-std::string InvalidOperationsReason() {
-  return "the inputs hold infinities and no NaN, yet the baseline's results "
-         "hold NaN: invalid operations (inf - inf, 0 * inf) happened, and "
-         "which elements they reach depends on the order of the kernel's "
-         "arithmetic, which a layout changes";
+}  // namespace
+
+bool NonFiniteInputs(const CaseTensors& before,
+                     const std::vector<std::string>& written) {
+  return HoldsNonFinite(ReadInputs(before, written));
+}
+
+bool InfinitiesWithoutNaN(const CaseTensors& before,
+                          const std::vector<std::string>& written) {
+  const std::vector<at::Tensor> inputs = ReadInputs(before, written);
+  return HoldsNonFinite(inputs) && !HoldsNonFinite(inputs, /*nan_only=*/true);
+}
+
+std::string NonFiniteReason(bool gradient) {
+  return gradient
+             ? "the inputs, grad_outputs or forward results hold infinities "
+               "or NaN: the op's value is not finite here (a singular "
+               "matrix) or its derivative is taken at an infinity, and "
+               "kernels return what their order of arithmetic gives"
+             : "the inputs hold infinities and no NaN, yet the results hold "
+               "NaN: inf - inf or 0 * inf happened, and which elements it "
+               "reaches, and whether a kernel checks and raises, depends on "
+               "the order of its arithmetic, which a layout changes";
 }
 
 }  // namespace dpfuzz

@@ -78,24 +78,48 @@ bool WithinNudges(const at::Tensor& expected, const at::Tensor& up,
 // result it is about: "output 0", "grad of self").
 std::string IllConditionedReason(const std::string& where);
 
-// Note [Invalid operations on infinities]
-// Inputs that hold an infinity and no NaN, with results that hold a NaN:
-// the kernel met inf - inf, 0 * inf or inf / inf on the way (LU on a
-// matrix with an infinite entry), and which elements such a NaN reaches
-// depends on the order of its arithmetic, which a layout changes
-// (slogdet's sign of such a matrix is 0 on one path and 1 on another). A
-// NaN input is left out: it reaches its own elements on every path.
-// Findings on such values are low confidence with the reason below.
+// Note [Non-finite baselines]
+// Where infinities or NaN flow through an op, which elements they reach,
+// and whether a kernel checks for them and raises, depends on the order of
+// its arithmetic, which a layout changes: slogdet of a matrix with an
+// infinite entry gives sign 0 on one path and 1 on another; linalg_solve
+// of a singular matrix with an infinite row returns NaN on one path and
+// raises "singular" on the other. So a finding is low confidence, with
+// the reason below, when
+//  - its wrong values, or its rejection on one side, come with inputs that
+//    hold an infinity and no NaN and results (of the side that returned)
+//    that hold a NaN: inf - inf, 0 * inf or inf / inf happened on the way.
+//    A NaN input is left out, as are results that are only infinite: they
+//    reach their own elements on every path (neg of inf is -inf);
+//  - its wrong gradient comes with an infinity or NaN in the inputs, the
+//    grad_outputs or the baseline's forward results: the op's value is not
+//    finite there (a singular matrix) or its derivative is taken at an
+//    infinity, and the backward's arithmetic meets them (matrix_exp's
+//    backward gives other garbage from one identical call to the next;
+//    linalg_solve's gradient of a matrix with an infinite entry is NaN on
+//    one path and 0 on another).
+// A layout bug that reads a gap or a wrong element does not need special
+// values: the reducer drops them (simplify_values), and the reduced
+// finding stays high.
 
-// Whether some floating input of `before` (every argument but `written`)
-// holds an infinity, none holds a NaN, and some tensor of `results` holds
-// a NaN.
-bool InvalidOperationsOnInfinities(const CaseTensors& before,
-                                   const std::vector<std::string>& written,
-                                   const std::vector<at::Tensor>& results);
+// Whether some floating or complex tensor of `tensors` holds an infinity
+// or a NaN (`nan_only`: a NaN).
+bool HoldsNonFinite(const std::vector<at::Tensor>& tensors,
+                    bool nan_only = false);
 
-// The reason a finding so judged is low confidence.
-std::string InvalidOperationsReason();
+// Whether some floating or complex argument of `before` but those in
+// `written` holds an infinity or a NaN.
+bool NonFiniteInputs(const CaseTensors& before,
+                     const std::vector<std::string>& written);
+
+// Whether some floating or complex argument of `before` but those in
+// `written` holds an infinity, and none holds a NaN.
+bool InfinitiesWithoutNaN(const CaseTensors& before,
+                          const std::vector<std::string>& written);
+
+// The reason a finding so judged is low confidence: of values or a
+// rejection, or of a gradient.
+std::string NonFiniteReason(bool gradient);
 
 }  // namespace dpfuzz
 

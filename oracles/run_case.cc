@@ -226,16 +226,22 @@ std::optional<CaseOutcome> CheckOutArguments(
 
 // Why the results named `where` (`b`'s and `v`'s) may differ by the op's
 // own instability rather than the layout's mistake, "" when they do not:
-// Note [Ill-conditioned baselines] (`run` gives the results on a nudged
-// baseline) and Note [Invalid operations on infinities].
+// Note [Non-finite baselines] (`forward`: the baseline's forward results;
+// `gradient`: the results are gradients) and Note [Ill-conditioned
+// baselines] (`run` gives the results on a nudged baseline).
 std::string Unstable(
     const CaseTensors& variant, const std::vector<std::string>& written,
     const Results& b, const Results& v, const std::string& where,
+    const std::vector<at::Tensor>& forward, bool gradient,
     const std::function<std::optional<std::vector<at::Tensor>>(CaseTensors&)>&
         run) {
-  if (InvalidOperationsOnInfinities(MaterializeBaselineBefore(variant), written,
-                                    b.tensors)) {
-    return InvalidOperationsReason();
+  const CaseTensors before = MaterializeBaselineBefore(variant);
+  if (gradient
+          ? HoldsNonFinite(forward) || HoldsNonFinite(before.grad_outputs) ||
+                NonFiniteInputs(before, written)
+          : HoldsNonFinite(forward, /*nan_only=*/true) &&
+                InfinitiesWithoutNaN(before, written)) {
+    return NonFiniteReason(gradient);
   }
   const std::optional<NudgedResults> nudged = RunNudged(variant, written, run);
   if (!nudged.has_value() || nudged->up.size() != b.tensors.size() ||
@@ -276,6 +282,11 @@ std::optional<CaseOutcome> CheckBackward(
   const CallResult& gv = g.variant;
   if (std::optional<CaseOutcome> errors = JudgeErrors(gb, gv, c, "backward")) {
     if (errors->verdict == Verdict::kBothRejected) return std::nullopt;
+    // Note [Non-finite baselines].
+    if (errors->verdict == Verdict::kRejectionMismatch &&
+        HoldsNonFinite(b.outputs)) {
+      errors->evidence.ill_conditioned = NonFiniteReason(/*gradient=*/true);
+    }
     return errors;
   }
   const std::vector<at::Tensor> leaves = GradInputs(variant.args);
@@ -341,7 +352,7 @@ std::optional<CaseOutcome> CheckBackward(
       outcome.evidence.ill_conditioned =
           Unstable(variant, {}, {{expected}, {outcome.evidence.where}},
                    {{actual}, {outcome.evidence.where}}, outcome.evidence.where,
-                   gradient);
+                   b.outputs, /*gradient=*/true, gradient);
       return outcome;
     }
   }
@@ -529,7 +540,8 @@ CaseOutcome Explained(CaseOutcome outcome, const c10::OperatorHandle& op,
     return outcome;
   }
   outcome.evidence.ill_conditioned =
-      Unstable(variant, written, b, v, outcome.evidence.where, forward);
+      Unstable(variant, written, b, v, outcome.evidence.where, b.tensors,
+               /*gradient=*/false, forward);
   return outcome;
 }
 
@@ -549,6 +561,17 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
   }();
   DPFUZZ_ASSIGN_OR_RETURN(CallResult v, std::move(variant_call));
   if (std::optional<CaseOutcome> errors = JudgeErrors(b, v, c, "forward")) {
+    // Note [Non-finite baselines]: what the side that returned gave.
+    if (errors->verdict == Verdict::kRejectionMismatch) {
+      const bool baseline_returned = b.outcome == CallOutcome::kOk;
+      const Results returned = baseline_returned
+                                   ? ResultsOf(b, baseline.args, written)
+                                   : ResultsOf(v, variant.args, written);
+      if (HoldsNonFinite(returned.tensors, /*nan_only=*/true) &&
+          InfinitiesWithoutNaN(MaterializeBaselineBefore(variant), written)) {
+        errors->evidence.ill_conditioned = NonFiniteReason(false);
+      }
+    }
     return *errors;
   }
   const std::vector<std::string> mutated = MutatedByDesign(c);

@@ -412,13 +412,17 @@ absl::StatusOr<IssueSnippet> MakeIssueSnippet(const Finding& finding) {
     return absl::UnimplementedError(
         "a layout promise of a functional call: no short snippet checks it");
   }
-  // The tensors: the arguments, and the grad_outputs when backward runs.
+  // The tensors: the arguments, and the grad_outputs when backward runs
+  // and may be where the bug shows (wrong values of the op's own results
+  // show in forward).
+  const bool backward = plan.check == ReproCheck::kGrads ||
+                        (plan.backward && plan.check != ReproCheck::kValues &&
+                         plan.check != ReproCheck::kDevice);
   std::vector<const ReproTensor*> all;
   bool grads = false;
   for (const ReproTensor& t : plan.tensors) {
     all.push_back(&t);
-    grads |=
-        t.requires_grad && (plan.check == ReproCheck::kGrads || plan.backward);
+    grads |= t.requires_grad && backward;
   }
   for (const ReproTensor& g : plan.grad_outputs) all.push_back(&g);
   if (!grads) all.resize(plan.tensors.size());

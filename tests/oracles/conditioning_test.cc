@@ -1,7 +1,7 @@
 // Ill-conditioned baselines (oracles/conditioning.h) and baselines that
 // read unwritten memory (Note [Baselines that read unwritten memory]):
-// one-ulp nudges by dtype, the envelope test, invalid operations on
-// infinities, and both judgements end to end on planted_unstable ops, with
+// one-ulp nudges by dtype, the envelope test, non-finite inputs and
+// results, and both judgements end to end on planted_unstable ops, with
 // planted_class::skewed_neg (wrong by a whole unit no nudge gives) as the
 // layout bug they must leave alone.
 
@@ -92,27 +92,27 @@ TEST(WithinNudgesTest, ValuesTheNudgedBaselinesSpan) {
   EXPECT_FALSE(WithinNudges(f({1}), f({1}), f({1}), f({1, 1})));
 }
 
-TEST(InvalidOperationsTest, InfiniteInputsWithNaNResultsOnly) {
+TEST(NonFiniteTest, InputsAndResults) {
   const auto inputs = [](std::vector<double> v) {
     CaseTensors t;
     t.args["self"] = {at::tensor(v)};
     t.args["out"] = {at::full({1}, std::nan(""))};
+    t.args["index"] = {at::arange(2, at::kLong)};
     return t;
   };
-  const std::vector<at::Tensor> nan_result = {at::tensor({std::nan(""), 1.0})};
-  const std::vector<at::Tensor> finite_result = {at::tensor({0.0, 1.0})};
   // The out= argument is written, not read: its NaN does not count.
-  EXPECT_TRUE(
-      InvalidOperationsOnInfinities(inputs({-kInf, 1}), {"out"}, nan_result));
-  EXPECT_FALSE(InvalidOperationsOnInfinities(inputs({-kInf, 1}), {"out"},
-                                             finite_result));
-  EXPECT_FALSE(
-      InvalidOperationsOnInfinities(inputs({1, 2}), {"out"}, nan_result));
-  // A NaN input reaches its own elements on every path.
-  EXPECT_FALSE(InvalidOperationsOnInfinities(inputs({kInf, std::nan("")}),
-                                             {"out"}, nan_result));
-  EXPECT_FALSE(
-      InvalidOperationsOnInfinities(inputs({-kInf, 1}), {}, nan_result));
+  EXPECT_TRUE(InfinitiesWithoutNaN(inputs({-kInf, 1}), {"out"}));
+  EXPECT_FALSE(InfinitiesWithoutNaN(inputs({-kInf, std::nan("")}), {"out"}));
+  EXPECT_FALSE(InfinitiesWithoutNaN(inputs({1, 2}), {"out"}));
+  EXPECT_FALSE(InfinitiesWithoutNaN(inputs({-kInf, 2}), {}));
+  EXPECT_TRUE(NonFiniteInputs(inputs({std::nan(""), 2}), {"out"}));
+  EXPECT_TRUE(NonFiniteInputs(inputs({1, 2}), {}));
+  EXPECT_FALSE(NonFiniteInputs(inputs({1, 2}), {"out"}));
+  EXPECT_TRUE(HoldsNonFinite({at::tensor({1.0, kInf})}));
+  EXPECT_FALSE(HoldsNonFinite({at::tensor({1.0, kInf})}, /*nan_only=*/true));
+  EXPECT_TRUE(HoldsNonFinite({at::arange(2), at::tensor({std::nan("")})},
+                             /*nan_only=*/true));
+  EXPECT_FALSE(HoldsNonFinite({at::tensor({1.0, 2.0}), at::arange(2)}));
 }
 
 struct Judged {
