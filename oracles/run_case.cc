@@ -382,19 +382,16 @@ absl::StatusOr<c10::OperatorHandle> OperatorFor(const OpSpec& spec,
 namespace {
 
 // True when a second baseline run (on `again`, a fresh copy of the
-// baseline) gives other results or another outcome than the first; when
-// `where` is given, only the results of that name count.
+// baseline) gives other results or another outcome than the first.
 absl::StatusOr<bool> RunsDiffer(const c10::OperatorHandle& op, const Case& c,
                                 const CallResult& first, CaseTensors& again,
                                 const std::vector<std::string>& written,
-                                const Results& first_results,
-                                const std::string& where = "") {
+                                const Results& first_results) {
   DPFUZZ_ASSIGN_OR_RETURN(CallResult second, Invoke(op, c, again.args));
   if (first.outcome != second.outcome) return true;
   const Results r = ResultsOf(second, again.args, written);
   if (r.tensors.size() != first_results.tensors.size()) return true;
   for (size_t i = 0; i < r.tensors.size(); ++i) {
-    if (!where.empty() && r.names[i] != where) continue;
     if (CompareValues(first_results.tensors[i], r.tensors[i],
                       Comparison::kExact)
             .has_value()) {
@@ -639,23 +636,78 @@ CaseOutcome BaselineFailure(CaseOutcome outcome, const std::string& why) {
   return outcome;
 }
 
-// Why the baseline's result `where` is undefined, the op leaving part of
-// it unwritten (Note [Baselines that read unwritten memory]); "" when it
-// is not, or when `where` is not one of its results.
-absl::StatusOr<std::string> UnwrittenBaseline(
-    const c10::OperatorHandle& op, const Case& c, const CallResult& b,
-    const CaseTensors& baseline, const CaseTensors& variant,
+// A run of the baseline for a probe of its own behaviour: the call's
+// outcome and its results.
+struct ProbeRun {
+  CallOutcome outcome = CallOutcome::kOk;
+  Results results;
+};
+
+absl::StatusOr<ProbeRun> RunProbe(const c10::OperatorHandle& op, const Case& c,
+                                  CaseTensors& tensors,
+                                  const std::vector<std::string>& written,
+                                  FreshMemory fresh) {
+  const FilledAllocations filled(fresh);
+  DPFUZZ_ASSIGN_OR_RETURN(CallResult r, Invoke(op, c, tensors.args));
+  return ProbeRun{r.outcome, ResultsOf(r, tensors.args, written)};
+}
+
+// Whether two probe runs differ: in outcome, or in the results named
+// `where` (all when empty).
+bool ProbesDiffer(const ProbeRun& a, const ProbeRun& b,
+                  const std::string& where) {
+  if (a.outcome != b.outcome ||
+      a.results.tensors.size() != b.results.tensors.size()) {
+    return true;
+  }
+  for (size_t i = 0; i < a.results.tensors.size(); ++i) {
+    if (!where.empty() && a.results.names[i] != where) continue;
+    if (CompareValues(a.results.tensors[i], b.results.tensors[i],
+                      Comparison::kExact)
+            .has_value()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Why the contiguous baseline itself misbehaves on the case's arguments,
+// "" when it does not: Note [Baselines that read outside] and Note
+// [Baselines that read unwritten memory]. `where` names the result the
+// finding is about.
+absl::StatusOr<std::string> BaselineFault(
+    const c10::OperatorHandle& op, const Case& c, const CaseTensors& variant,
     const std::vector<std::string>& written, const std::string& where,
     Device device) {
-  const Results first = ResultsOf(b, baseline.args, written);
-  if (std::find(first.names.begin(), first.names.end(), where) ==
-      first.names.end()) {
-    return "";
+  const std::string unchecked =
+      " (the arguments do not fit each other, "
+      "unchecked)";
+  std::vector<ProbeRun> tails;
+  for (TailFill fill : {TailFill::kPoison, TailFill::kSentinel}) {
+    CaseTensors filled = MaterializeTailFilledBaseline(variant, fill);
+    DPFUZZ_ASSIGN_OR_RETURN(
+        ProbeRun run, RunProbe(op, c, filled, written, FreshMemory::kZeros));
+    const std::vector<std::string> overrun =
+        ArgumentsWithWrittenTails(filled, fill);
+    if (!overrun.empty()) {
+      return absl::StrCat("the contiguous baseline writes past the end of ",
+                          absl::StrJoin(overrun, ", "), unchecked);
+    }
+    tails.push_back(std::move(run));
   }
+  if (ProbesDiffer(tails[0], tails[1], "")) {
+    return absl::StrCat(
+        "the contiguous baseline gives other results when other values "
+        "follow its arguments in memory: it reads past an argument's end",
+        unchecked);
+  }
+  const std::vector<std::string>& names = tails[1].results.names;
+  if (std::find(names.begin(), names.end(), where) == names.end()) return "";
   const std::string undefined =
       ": the op leaves part of it unwritten, so no layout's values there "
       "are defined";
   if (c.variant == Variant::kOut) {
+    std::vector<ProbeRun> befores;
     for (int before : {0, 1}) {
       CaseTensors again = MaterializeBaselineBefore(variant);
       {
@@ -665,29 +717,26 @@ absl::StatusOr<std::string> UnwrittenBaseline(
         }
       }
       DPFUZZ_ASSIGN_OR_RETURN(
-          bool differ, RunsDiffer(op, c, b, again, written, first, where));
-      if (differ) {
-        return absl::StrCat("the contiguous baseline's ", where,
-                            " changes with what it held before the call",
-                            undefined);
-      }
+          ProbeRun run, RunProbe(op, c, again, written, FreshMemory::kZeros));
+      befores.push_back(std::move(run));
+    }
+    if (ProbesDiffer(befores[0], befores[1], where)) {
+      return absl::StrCat("the contiguous baseline's ", where,
+                          " changes with what it held before the call",
+                          undefined);
     }
   }
   if (device != Device::kCpu) return "";
-  for (FreshMemory fill : {FreshMemory::kZeros, FreshMemory::kJunk}) {
-    CaseTensors fresh = MaterializeBaselineBefore(variant);
-    const FilledAllocations filled(fill);
-    DPFUZZ_ASSIGN_OR_RETURN(bool differ,
-                            RunsDiffer(op, c, b, fresh, written, first, where));
-    if (differ) {
-      return absl::StrCat(
-          "the contiguous baseline's ", where,
-          " changes when fresh memory "
-          "holds ",
-          fill == FreshMemory::kZeros ? "zeros" : "junk",
-          " (an out= it resized, a workspace it reads before writing)",
-          undefined);
-    }
+  CaseTensors filled =
+      MaterializeTailFilledBaseline(variant, TailFill::kSentinel);
+  DPFUZZ_ASSIGN_OR_RETURN(ProbeRun junk,
+                          RunProbe(op, c, filled, written, FreshMemory::kJunk));
+  if (ProbesDiffer(tails[1], junk, where)) {
+    return absl::StrCat(
+        "the contiguous baseline's ", where,
+        " changes with what fresh memory holds (an out= it resized, a "
+        "workspace it reads before writing)",
+        undefined);
   }
   return "";
 }
@@ -697,24 +746,24 @@ absl::StatusOr<std::string> UnwrittenBaseline(
 // Note [Baselines that read outside]
 // Drawn arguments can fit each other's sizes in ways the op never checks:
 // a batch norm weight shorter than the channels, saved statistics of
-// another input, offsets past the end of indices. The op then reads past
-// the end of an argument. The contiguous baseline reads heap memory there,
-// the strided variant dpfuzz's poisoned gaps, so the two differ and the
-// difference looks like a layout bug. It is not one: no layout of these
-// arguments is right. Before a layout-bug finding is returned, the
-// baseline runs again with other values after each argument's last
-// element (MaterializeTailFilledBaseline: still contiguous, offset 0),
-// twice: the gaps' poison (a NaN, which survives 0 * x) and a finite
-// sentinel (freed heap memory, which the plain baseline reads, often
-// holds poison). When either run's results differ from the baseline's,
-// the baseline itself reads outside its arguments and the finding is a
-// baseline failure
+// another input, offsets past the end of indices, a grad_output of another
+// shape than the input. The op then reads or writes past the end of an
+// argument. The contiguous baseline reaches heap memory there, the strided
+// variant dpfuzz's poisoned gaps, so the two differ and the difference
+// looks like a layout bug. It is not one: no layout of these arguments is
+// right. Before a layout-bug finding is returned, the baseline runs twice
+// more with other values after each argument's last element
+// (MaterializeTailFilledBaseline: still contiguous, offset 0): the gaps'
+// poison (a NaN, which survives 0 * x) and a finite sentinel. When the two
+// runs' results differ, the baseline reads past an argument's end; when a
+// tail changed in the call (of an argument the op did not resize), it
+// writes past one. Either way the finding is a baseline failure
 // (FindingKind::kBaselineFailure), kept and reported apart with both
 // differences. Only deterministic ops are judged so (the first repeat run
 // agreed), and only findings pay for the extra calls: the tail-filled
-// baselines are built then, from the variant's storage snapshots. A
-// tail-filled baseline whose tail changed in the call (an argument the op
-// did not resize) writes past an argument's end: a baseline failure too.
+// baselines are built then, from the variant's storage snapshots. Fresh
+// memory holds zeros in these runs (oracles/filled_allocations.h), so
+// that what the next note looks for cannot pass for this.
 //
 // Note [Baselines that read unwritten memory]
 // Arguments that do not fit each other can also make an op leave part of
@@ -725,14 +774,13 @@ absl::StatusOr<std::string> UnwrittenBaseline(
 // held, the same from run to run more often than not, and another layout
 // gives other leftovers. So, for a finding about a result, the baseline
 // runs again: for an out= call, with its out= tensors filled with zeros
-// and then ones before the call (an out= result never depends on what out
-// held); on the CPU, with every allocation filled with zeros and then with
-// junk (oracles/filled_allocations.h; twice, as the heap often holds the
-// gaps' NaN poison already, and NaNs compare equal). When the result
-// changes, the baseline's own result is undefined there and the finding
-// is a baseline failure. A layout that leaves elements unwritten which
-// the contiguous baseline writes (Verdict::kMismatch of a strided out=)
-// is not touched: the baseline's result does not change.
+// and then with ones before the call (an out= result never depends on what
+// out held); on the CPU, with fresh memory filled with junk instead of
+// zeros (the sentinel-tailed run of the note above is the other). When the
+// result changes, the baseline's own result is undefined there and the
+// finding is a baseline failure. A layout that leaves elements unwritten
+// which the contiguous baseline writes (Verdict::kMismatch of a strided
+// out=) is not touched: the baseline's result does not change.
 absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
   return RunCase(given, c, std::nullopt);
 }
@@ -822,40 +870,14 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c,
       CaseOutcome outcome,
       JudgeVariant(op, *judged, c, variant, baseline, b, on_cpu, reference,
                    cpu_reference, written, pointers_before));
-  // Note [Baselines that read unwritten memory].
+  // Note [Baselines that read outside], Note [Baselines that read
+  // unwritten memory].
   if (IsFinding(outcome.verdict) && outcome.kind == FindingKind::kLayoutBug &&
       baseline_again.has_value() && !(judged->rules & kRuleNondeterministic)) {
     DPFUZZ_ASSIGN_OR_RETURN(
-        std::string why, UnwrittenBaseline(op, c, b, baseline, variant, written,
-                                           outcome.evidence.where, device));
+        std::string why,
+        BaselineFault(op, c, variant, written, outcome.evidence.where, device));
     if (!why.empty()) outcome = BaselineFailure(std::move(outcome), why);
-  }
-  // Note [Baselines that read outside].
-  if (IsFinding(outcome.verdict) && outcome.kind == FindingKind::kLayoutBug &&
-      baseline_again.has_value() && !(judged->rules & kRuleNondeterministic)) {
-    const Results first = ResultsOf(b, baseline.args, written);
-    for (TailFill fill : {TailFill::kPoison, TailFill::kSentinel}) {
-      CaseTensors filled = MaterializeTailFilledBaseline(variant, fill);
-      DPFUZZ_ASSIGN_OR_RETURN(bool reads_outside,
-                              RunsDiffer(op, c, b, filled, written, first));
-      const std::vector<std::string> overrun =
-          ArgumentsWithWrittenTails(filled, fill);
-      if (!overrun.empty()) {
-        outcome = BaselineFailure(
-            std::move(outcome),
-            absl::StrCat("the contiguous baseline writes past the end of ",
-                         absl::StrJoin(overrun, ", "),
-                         " (the arguments do not fit each other, unchecked)"));
-        break;
-      }
-      if (!reads_outside) continue;
-      outcome = BaselineFailure(
-          std::move(outcome),
-          "the contiguous baseline gives other results when other values "
-          "follow its arguments in memory: it reads past an argument's end "
-          "(the arguments do not fit each other, unchecked)");
-      break;
-    }
   }
   return outcome;
 }
