@@ -680,8 +680,7 @@ absl::StatusOr<std::string> BaselineFault(
     const std::vector<std::string>& written, const std::string& where,
     Device device) {
   const std::string unchecked =
-      " (the arguments do not fit each other, "
-      "unchecked)";
+      " (the arguments do not fit each other, unchecked)";
   std::vector<ProbeRun> tails;
   for (TailFill fill : {TailFill::kPoison, TailFill::kSentinel}) {
     CaseTensors filled = MaterializeTailFilledBaseline(variant, fill);
