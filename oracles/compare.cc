@@ -325,7 +325,7 @@ std::optional<Difference> CompareElements(
       absl::StrCat(d.count, " of ", numel, " elements ",
                    nan ? "are NaN where the baseline has a number" : "differ",
                    "; first at ", d.index, ": expected ", d.expected, ", got ",
-                   d.actual, poison ? " (the poison of a gap)" : "");
+                   d.actual, poison ? kPoisonNote : "");
   return d;
 }
 

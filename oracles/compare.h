@@ -95,6 +95,10 @@ struct Tolerance {
 // torch.testing.assert_close's defaults; zero for integers and bool.
 Tolerance DefaultTolerance(at::ScalarType type);
 
+// What a Difference's detail says after a first differing element that is
+// the gaps' poison bit pattern: the variant read outside its views.
+inline constexpr char kPoisonNote[] = " (the poison of a gap)";
+
 struct Difference {
   Verdict verdict = Verdict::kMismatch;  // Or kNanIntroduced.
   std::string detail;                    // One line for people.

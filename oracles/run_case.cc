@@ -3,16 +3,19 @@
 #include <ATen/core/grad_mode.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <optional>
 #include <set>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/status_macros.h"
 #include "generators/aten_bridge.h"
 #include "generators/contract_rules.h"
+#include "generators/materialize.h"
 #include "generators/op_registry.h"
 #include "generators/schema_args.h"
 #include "oracles/backward.h"
@@ -742,6 +745,62 @@ absl::StatusOr<std::string> BaselineFault(
 
 }  // namespace
 
+namespace {
+
+// Note [Findings that need NaN]
+// dpfuzz draws some inputs with NaN among its special values because
+// kernels mishandle it. How a kernel treats NaN may differ between its
+// paths by design: hardtanh_backward at a NaN input gives 0 on the
+// vectorized path and the incoming gradient on the scalar one, even on a
+// contiguous input. A wrong value, gradient or one-sided rejection that
+// shows only with NaN is such a difference more often than a layout bug,
+// which reads a wrong element whatever the values. So the case runs once
+// more with every NaN of its floating inputs replaced by 0 (the same
+// layouts and the same other values, spelled out: kExplicit); when every
+// layout agrees there, the finding is low confidence (another finding
+// there, a baseline failure among them, decides nothing). Other special
+// values stay: a bug may need them (_saturate_weight_to_fp16 returns its
+// strided input unclamped, which only values past half's range show). A finding
+// a mechanism explains (a gap's poison in the result, a simulated layout
+// mistake) is a layout bug whatever the values and is not run again, nor is one
+// of an op reading outside its storage, whose rerun may agree by chance.
+bool NeedsNaN(const OpSpec& spec, const Case& c, Verdict verdict) {
+  if (verdict != Verdict::kMismatch && verdict != Verdict::kNanIntroduced &&
+      verdict != Verdict::kGradMismatch &&
+      verdict != Verdict::kRejectionMismatch) {
+    return false;
+  }
+  Case plain = c;
+  bool nan = false;
+  for (TensorSpec* t : AllTensorSpecsOf(plain)) {
+    if (!IsFloating(t->dtype) || (t->values.specials & kSpecialNaN) == 0) {
+      continue;
+    }
+    absl::StatusOr<MaterializedTensor> m = Materialize(*t);
+    if (!m.ok()) continue;
+    const at::Tensor logical =
+        m->tensor.detach().cpu().reshape({-1}).to(at::kDouble).contiguous();
+    std::vector<double> data(logical.data_ptr<double>(),
+                             logical.data_ptr<double>() + logical.numel());
+    bool replaced = false;
+    for (double& v : data) {
+      if (std::isnan(v)) {
+        v = 0;
+        replaced = true;
+      }
+    }
+    if (!replaced) continue;
+    t->values = ValueRecipe{.distribution = Distribution::kExplicit,
+                            .data = std::move(data)};
+    nan = true;
+  }
+  if (!nan) return false;
+  absl::StatusOr<CaseOutcome> without = RunCase(spec, plain);
+  return without.ok() && without->verdict == Verdict::kAgree;
+}
+
+}  // namespace
+
 // Note [Baselines that read outside]
 // Drawn arguments can fit each other's sizes in ways the op never checks:
 // a batch norm weight shorter than the channels, saved statistics of
@@ -877,6 +936,18 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c,
         std::string why,
         BaselineFault(op, c, variant, written, outcome.evidence.where, device));
     if (!why.empty()) outcome = BaselineFailure(std::move(outcome), why);
+  }
+  // Note [Findings that need NaN].
+  if (IsFinding(outcome.verdict) && outcome.kind == FindingKind::kLayoutBug &&
+      outcome.evidence.ill_conditioned.empty() &&
+      outcome.evidence.mechanism.empty() &&
+      !absl::StrContains(outcome.evidence.detail, kPoisonNote) &&
+      !(judged->rules & kRuleNondeterministic) &&
+      NeedsNaN(given, c, outcome.verdict)) {
+    outcome.evidence.ill_conditioned =
+        "the layouts differ only with the NaN the inputs were drawn with: "
+        "the same case drawn without it agrees, and how a kernel treats NaN "
+        "may differ by path (a vectorized loop and a scalar one)";
   }
   return outcome;
 }

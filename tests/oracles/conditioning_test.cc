@@ -189,6 +189,15 @@ TEST(UnwrittenBaselineTest, AResultTheBaselineNeverWroteIsABaselineFailure) {
   EXPECT_THAT(j.example, ::testing::HasSubstr("fresh memory holds"));
 }
 
+TEST(SpecialValuesTest, KernelsDifferingOnlyAtNaNAreLowConfidence) {
+  const Judged j = Judge(Unstable("nan_to_zero_contiguous"), 400);
+  EXPECT_GE(j.layout_bugs, 1);
+  EXPECT_EQ(j.ill_conditioned, j.layout_bugs)
+      << ::testing::PrintToString(j.stable);
+  EXPECT_THAT(j.example,
+              ::testing::HasSubstr("NaN the inputs were drawn with"));
+}
+
 TEST(OverrunBaselineTest, AWritePastAnArgumentsEndIsABaselineFailure) {
   const Judged j = Judge(Unstable("write_past_end"), 100);
   EXPECT_GE(j.baseline_failures, 1);

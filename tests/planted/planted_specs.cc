@@ -134,8 +134,8 @@ const std::vector<ClassOp>& PlantedClassOps() {
 const std::vector<PlantedOp>& PlantedUnstableOps() {
   static const auto* ops = [] {
     auto* v = new std::vector<PlantedOp>;
-    for (const char* name :
-         {"step_at_zero", "tail_garbage", "write_past_end"}) {
+    for (const char* name : {"step_at_zero", "tail_garbage", "write_past_end",
+                             "nan_to_zero_contiguous"}) {
       PlantedOp op = Unary(name, Verdict::kMismatch);
       op.spec.op = absl::StrCat("planted_unstable::", name);
       op.spec.rules = kRuleCheckDeterminism;

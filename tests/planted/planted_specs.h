@@ -57,7 +57,8 @@ const std::vector<ClassOp>& PlantedClassOps();
 // (kMismatch, judged ill-conditioned), tail_garbage, whose contiguous
 // kernel leaves an element of its result unwritten, and write_past_end,
 // which writes after its input's end where there is room (both baseline
-// failures).
+// failures), and nan_to_zero_contiguous, whose kernels differ only at NaN
+// (low confidence).
 const std::vector<PlantedOp>& PlantedUnstableOps();
 
 // Ops of class_ops.cc whose backward makes a layout mistake, as ClassOps

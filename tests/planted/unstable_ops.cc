@@ -8,6 +8,10 @@
 //    which the strided kernel writes and the contiguous one leaves as the
 //    fresh workspace held it (Note [Baselines that read unwritten memory]
 //    in oracles/run_case.cc judges the finding a baseline failure);
+//  - nan_to_zero_contiguous: relu whose contiguous kernel turns NaN into
+//    0 and whose strided one keeps it, as vectorized and scalar loops may
+//    (Note [Findings that need NaN] in oracles/run_case.cc
+//    judges the finding low confidence);
 //  - write_past_end: writes the element after its input's last one
 //    wherever the storage has room, as a kernel given arguments that do
 //    not fit each other does (into a gap of a strided input; Note
@@ -35,6 +39,11 @@ at::Tensor TailGarbage(const at::Tensor& self) {
   return workspace;
 }
 
+at::Tensor NanToZeroContiguous(const at::Tensor& self) {
+  const at::Tensor relu = at::relu(self);
+  return self.is_contiguous() ? at::where(at::isnan(relu), 0.0, relu) : relu;
+}
+
 at::Tensor WritePastEnd(const at::Tensor& self) {
   const int64_t end = self.storage_offset() + self.numel();
   if (self.numel() > 0 && static_cast<int64_t>(self.storage().nbytes()) >
@@ -53,4 +62,5 @@ TORCH_LIBRARY(planted_unstable, m) {
   m.def("step_at_zero(Tensor self) -> Tensor", StepAtZero);
   m.def("tail_garbage(Tensor self) -> Tensor", TailGarbage);
   m.def("write_past_end(Tensor self) -> Tensor", WritePastEnd);
+  m.def("nan_to_zero_contiguous(Tensor self) -> Tensor", NanToZeroContiguous);
 }
