@@ -285,11 +285,6 @@ std::optional<CaseOutcome> CheckBackward(
   const CallResult& gv = g.variant;
   if (std::optional<CaseOutcome> errors = JudgeErrors(gb, gv, c, "backward")) {
     if (errors->verdict == Verdict::kBothRejected) return std::nullopt;
-    // Note [Non-finite baselines].
-    if (errors->verdict == Verdict::kRejectionMismatch &&
-        HoldsNonFinite(b.outputs)) {
-      errors->evidence.ill_conditioned = NonFiniteReason(/*gradient=*/true);
-    }
     return errors;
   }
   const std::vector<at::Tensor> leaves = GradInputs(variant.args);
