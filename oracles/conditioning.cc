@@ -12,17 +12,20 @@
 namespace dpfuzz {
 namespace {
 
-// One step of an IEEE binary value `bits` (sign and magnitude; `inf` the
-// magnitude bits of infinity) toward +inf or -inf.
+// One step of a finite IEEE binary value `bits` (sign and magnitude; `inf`
+// the magnitude bits of infinity) toward +inf or -inf; NaN and infinities
+// stay.
 template <typename Bits>
 Bits NextBits(Bits bits, Bits inf, Nudge nudge) {
   constexpr Bits kSign = Bits{1} << (sizeof(Bits) * 8 - 1);
   const Bits magnitude = bits & static_cast<Bits>(~kSign);
   if (magnitude > inf) return bits;  // NaN.
+  // An infinity stays: the largest finite value is no small step from it,
+  // and would excuse any value where the baseline is infinite.
+  if (magnitude == inf) return bits;
   const bool negative = (bits & kSign) != 0;
   if (magnitude == 0) return nudge == Nudge::kUp ? Bits{1} : kSign | Bits{1};
   const bool away_from_zero = (nudge == Nudge::kUp) != negative;
-  if (away_from_zero && magnitude == inf) return bits;  // Stays infinite.
   return away_from_zero ? bits + 1 : bits - 1;
 }
 

@@ -47,8 +47,7 @@ enum class Nudge : uint8_t { kUp, kDown };
 // but those in `written` (out= arguments, whose values the op overwrites)
 // to the next value of its dtype toward +inf (kUp) or -inf (kDown), in
 // place: zeros of either sign to the smallest subnormal, the largest
-// finite value to infinity and infinity of the other sign to the largest
-// finite value; NaNs stay.
+// finite value to infinity; NaN and infinities stay.
 void NudgeInputs(CaseTensors& tensors, const std::vector<std::string>& written,
                  Nudge nudge);
 
