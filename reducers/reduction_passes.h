@@ -15,10 +15,10 @@
 // expanded layout is also tried dense in its own and in column-major dim
 // order, and an expanded dim with a step of 2), shrink_strides and
 // shrink_offsets (as sizes, down to 0), shrink_ints (positive integer
-// arguments and int-list elements, as sizes, down to 0), simplify_dtypes (float32 first, then
-// the simplest that still fails), simplify_values (zeros, ones, small integers;
-// no specials; seed 0; other numbers towards 0 and 1), to_cpu, then for
-// nested tensors drop_components, shrink_components and
+// arguments and int-list elements, as sizes, down to 0), simplify_dtypes
+// (float32 first, then the simplest that still fails), simplify_values (zeros,
+// ones, small integers; no specials; seed 0; other numbers towards 0 and 1),
+// to_cpu, then for nested tensors drop_components, shrink_components and
 // contiguous_components (reducers/nested_passes.h). Size and dtype
 // changes are tried on every tensor that shares the size or dtype first (shapes
 // and dtypes of arguments are related), then on one tensor alone. Aliases stay:

@@ -19,9 +19,9 @@
 //    and for wrong values where the baseline's own value is not finite
 //    and the inputs were drawn with special values (inf, NaN), or where
 //    the baseline itself gives the variant's values once its inputs move by
-//    one ulp (Evidence::ill_conditioned), high otherwise. Low confidence bugs are kept and marked, ranked
-//    after every high confidence one (the report lists them apart), never
-//    hidden;
+//    one ulp (Evidence::ill_conditioned), high otherwise. Low confidence bugs
+//    are kept and marked, ranked after every high confidence one (the report
+//    lists them apart), never hidden;
 //  - severity (SeverityOf), the most severe finding's: memory (crash, oom,
 //    writes outside the view, modified inputs), then silent wrong values
 //    (mismatch, NaN, gradients, CPU vs CUDA), then internal asserts and
