@@ -322,8 +322,7 @@ std::optional<CaseOutcome> CheckBackward(
           shared ? absl::StrCat(names[i], " summed per memory location")
                  : names[i],
           *d);
-      // Gradient i on other tensors (a reread or nudged baseline), as
-      // compared.
+      // Gradient i on other tensors (a nudged baseline), as compared.
       const auto gradient =
           [&](CaseTensors& tensors) -> std::optional<std::vector<at::Tensor>> {
         const at::AutoGradMode grad_mode(true);
@@ -332,21 +331,6 @@ std::optional<CaseOutcome> CheckBackward(
         if (!grads.has_value() || i >= grads->size()) return std::nullopt;
         return std::vector<at::Tensor>{per_location((*grads)[i])};
       };
-      // Note [Mechanisms by simulation], of a gradient: one laid out as its
-      // input and filled row by row, an input read as if contiguous.
-      if (!shared) {
-        Simulation sim;
-        sim.variant = &variant;
-        sim.names = {outcome.evidence.where};
-        sim.expected = {expected};
-        sim.actual = {actual};
-        sim.comparison = Comparison::kTolerance;
-        sim.call = gradient;
-        if (std::optional<Explanation> e = ExplainWrongValues(sim)) {
-          outcome.evidence.mechanism = e->mechanism;
-          outcome.evidence.mechanism_argument = e->argument;
-        }
-      }
       outcome.evidence.ill_conditioned =
           Unstable(variant, {}, {{expected}, {outcome.evidence.where}},
                    {{actual}, {outcome.evidence.where}}, outcome.evidence.where,

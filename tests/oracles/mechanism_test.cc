@@ -146,27 +146,6 @@ TEST(MechanismTest, EachPlantedMistakeIsNamedOnItsArgument) {
   }
 }
 
-TEST(MechanismTest, GradientsAreExplainedAsResultsAre) {
-  for (const ClassOp& op : PlantedGradientOps()) {
-    Case c;
-    c.op = op.spec.op;
-    c.variant = Variant::kFunctional;
-    c.args = {Laid("self", {3, 4}, {1, 3})};  // Transposed.
-    std::get<TensorSpec>(c.args[0].value).requires_grad = true;
-    Rng rng(11);
-    c.grad_outputs = {Values({3, 4}, DType::kFloat32, rng)};
-    absl::StatusOr<CaseOutcome> o = RunCase(op.spec, c);
-    ASSERT_TRUE(o.ok()) << o.status();
-    EXPECT_EQ(o->verdict, Verdict::kGradMismatch)
-        << op.spec.op << ": " << o->evidence.detail;
-    EXPECT_EQ(o->evidence.mechanism, op.mechanism) << op.spec.op;
-    EXPECT_EQ(
-        o->evidence.mechanism_argument,
-        op.mechanism == "fills_result_as_contiguous" ? "grad of self" : "self")
-        << op.spec.op;
-  }
-}
-
 TEST(MechanismTest, AgreeingCasesAndCorrectOpsHaveNone) {
   const CaseOutcome o =
       RunOn("planted::good_neg", Variant::kOut,

@@ -6,12 +6,10 @@
 // leaves a strided `out` unwritten, and one
 // whose wrong values no layout mistake explains.
 // Each op's functional (or out=) counterpart is correct, so each op's bug
-// is in one variant. Two more make the same mistakes in their backward: a
-// saved input read in memory order, a gradient filled row by row.
+// is in one variant.
 
 #include <ATen/ATen.h>
 #include <ATen/native/Resize.h>
-#include <torch/csrc/autograd/custom_function.h>
 #include <torch/library.h>
 
 #include <algorithm>
@@ -93,55 +91,6 @@ at::Tensor SkewedNeg(const at::Tensor& self) {
   return out;
 }
 
-// Gradients with the same mistakes: x * x whose backward reads the saved
-// x in memory order, and 2 * x whose backward fills a gradient laid out
-// as x (empty_like keeps a permuted layout) row by row.
-class SquareReadingMemoryOrder
-    : public torch::autograd::Function<SquareReadingMemoryOrder> {
- public:
-  static at::Tensor forward(torch::autograd::AutogradContext* ctx,
-                            const at::Tensor& x) {
-    ctx->save_for_backward({x});
-    return x * x;
-  }
-  static torch::autograd::variable_list backward(
-      torch::autograd::AutogradContext* ctx,
-      torch::autograd::variable_list grads) {
-    const at::Tensor x = ctx->get_saved_variables()[0];
-    return {grads[0] * 2 * InMemoryOrder(x)};
-  }
-};
-
-class DoubleFillingGradAsContiguous
-    : public torch::autograd::Function<DoubleFillingGradAsContiguous> {
- public:
-  static at::Tensor forward(torch::autograd::AutogradContext* ctx,
-                            const at::Tensor& x) {
-    ctx->saved_data["like"] = at::empty_like(x);
-    return x * 2;
-  }
-  static torch::autograd::variable_list backward(
-      torch::autograd::AutogradContext* ctx,
-      torch::autograd::variable_list grads) {
-    at::Tensor grad = at::empty_like(ctx->saved_data["like"].toTensor());
-    const at::Tensor dense = (grads[0] * 2).contiguous();
-    if (grad.scalar_type() != dense.scalar_type() ||
-        grad.numel() != dense.numel() || !grad.is_non_overlapping_and_dense()) {
-      return {grads[0] * 2};
-    }
-    std::memcpy(grad.data_ptr(), dense.data_ptr(), dense.nbytes());
-    return {grad};
-  }
-};
-
-at::Tensor GradMemoryOrderSquare(const at::Tensor& x) {
-  return SquareReadingMemoryOrder::apply(x);
-}
-
-at::Tensor GradContigDouble(const at::Tensor& x) {
-  return DoubleFillingGradAsContiguous::apply(x);
-}
-
 at::Tensor Neg(const at::Tensor& self) { return at::neg(self); }
 at::Tensor Abs(const at::Tensor& self) { return at::abs(self); }
 at::Tensor Double(const at::Tensor& self) { return at::mul(self, 2); }
@@ -165,11 +114,4 @@ TORCH_LIBRARY(planted_class, m) {
   m.def("memory_order_double(Tensor self) -> Tensor", MemoryOrderDouble);
   m.def("offset_blind_neg(Tensor self) -> Tensor", OffsetBlindNeg);
   m.def("skewed_neg(Tensor self) -> Tensor", SkewedNeg);
-  m.def("grad_memory_order_square(Tensor self) -> Tensor");
-  m.impl("grad_memory_order_square",
-         c10::DispatchKey::CompositeImplicitAutograd,
-         TORCH_FN(GradMemoryOrderSquare));
-  m.def("grad_contig_double(Tensor self) -> Tensor");
-  m.impl("grad_contig_double", c10::DispatchKey::CompositeImplicitAutograd,
-         TORCH_FN(GradContigDouble));
 }

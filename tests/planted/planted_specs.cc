@@ -146,23 +146,6 @@ const std::vector<PlantedOp>& PlantedUnstableOps() {
   return *ops;
 }
 
-const std::vector<ClassOp>& PlantedGradientOps() {
-  static const auto* ops = [] {
-    auto* v = new std::vector<ClassOp>;
-    for (const auto& [name, mechanism] :
-         {std::pair{"grad_memory_order_square", "reads_as_contiguous"},
-          std::pair{"grad_contig_double", "fills_result_as_contiguous"}}) {
-      OpSpec spec = Unary(name, Verdict::kGradMismatch).spec;
-      spec.op = absl::StrCat("planted_class::", name);
-      spec.differentiable = true;
-      spec.comparison = Comparison::kTolerance;
-      v->push_back({spec, Variant::kFunctional, mechanism});
-    }
-    return v;
-  }();
-  return *ops;
-}
-
 std::vector<OpSpec> AllPlantedSpecs() {
   std::vector<OpSpec> specs;
   for (const PlantedOp& p : PlantedOps()) specs.push_back(p.spec);
@@ -173,7 +156,6 @@ std::vector<OpSpec> AllPlantedSpecs() {
     specs.push_back(p.spec);
   }
   for (const ClassOp& p : PlantedClassOps()) specs.push_back(p.spec);
-  for (const ClassOp& p : PlantedGradientOps()) specs.push_back(p.spec);
   for (const PlantedOp& p : PlantedUnstableOps()) specs.push_back(p.spec);
   return specs;
 }

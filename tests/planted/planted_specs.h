@@ -61,13 +61,6 @@ const std::vector<ClassOp>& PlantedClassOps();
 // (low confidence).
 const std::vector<PlantedOp>& PlantedUnstableOps();
 
-// Ops of class_ops.cc whose backward makes a layout mistake, as ClassOps
-// of variant kFunctional: grad_memory_order_square reads its saved self in
-// memory order ("reads_as_contiguous" of self), grad_contig_double fills
-// a gradient laid out as self row by row ("fills_result_as_contiguous" of
-// "grad of self").
-const std::vector<ClassOp>& PlantedGradientOps();
-
 // The specs of all the lists, for AddOps.
 std::vector<OpSpec> AllPlantedSpecs();
 
