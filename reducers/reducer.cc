@@ -12,6 +12,7 @@
 #include "absl/strings/str_split.h"
 #include "reducers/case_order.h"
 #include "reducers/reduction_passes.h"
+#include "reducers/shape_ties.h"
 
 namespace dpfuzz {
 namespace {
@@ -26,7 +27,8 @@ class Reduction {
         options_(options),
         key_(ReductionKey(original)),
         current_(original.c),
-        finding_(original) {}
+        finding_(original),
+        ties_(original.c) {}
 
   ReduceResult Run();
 
@@ -47,6 +49,7 @@ class Reduction {
   const std::string key_;
   Case current_;
   Finding finding_;
+  const ShapeTies ties_;
   absl::flat_hash_map<Case, std::optional<Finding>> cache_;
   Clock::time_point start_ = Clock::now();
   ReduceResult result_;
@@ -63,7 +66,9 @@ std::optional<Finding> Reduction::Interesting(const Case& c,
 }
 
 bool Reduction::TryCandidate(const Case& candidate) {
-  if (!SimplerThan(candidate, current_)) return false;
+  if (!SimplerThan(candidate, current_) || !ties_.HeldBy(candidate)) {
+    return false;
+  }
   const auto cached = cache_.find(candidate);
   if (cached != cache_.end()) {
     ++result_.cache_hits;

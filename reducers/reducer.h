@@ -9,7 +9,8 @@
 // followed. Candidates must be simpler (reducers/case_order.h), so the
 // passes (reducers/reduction_passes.h) run to a fixed point and the result
 // is deterministic; passes that keep more candidates run first. Results
-// are cached by case; calls and time are budgeted.
+// are cached by case; calls and time are budgeted. Tensors of the same
+// sizes in the original keep the same sizes (reducers/shape_ties.h).
 //
 // The original is run first: when it does not reproduce, the finding is
 // flaky and not reduced. The result is run once more with `verify` (a

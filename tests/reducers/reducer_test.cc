@@ -124,6 +124,26 @@ TEST(ReducerTest, IntArgumentsShrinkToTheSmallestThatFails) {
   }
 }
 
+// Needs two tensors, the first of at least 4 elements: both shrink to 4
+// elements together, since they had the same sizes in the original (self
+// and out of tril); the second alone would shrink to one element.
+TEST(ReducerTest, TensorsOfTheSameSizesKeepThem) {
+  Case start = LoadKnownCase("tril-out-gapped-writes-outside-view");
+  const Predicate p = [](const Case& c) {
+    const std::vector<const TensorSpec*> ts = TensorSpecsOf(c);
+    return ts.size() == 2 && ts[0]->numel() >= 4;
+  };
+  ASSERT_TRUE(p(start));
+  ASSERT_EQ(TensorSpecsOf(start)[0]->layout.sizes,
+            TensorSpecsOf(start)[1]->layout.sizes);
+  const ReduceResult r = Reduce(Original(start, Verdict::kOutsideWrite),
+                                RunnerOf(p, Verdict::kOutsideWrite), {});
+  const std::vector<const TensorSpec*> ts = TensorSpecsOf(r.reduced);
+  ASSERT_EQ(ts.size(), 2u);
+  EXPECT_EQ(ts[0]->numel(), 4);
+  EXPECT_EQ(ts[0]->layout.sizes, ts[1]->layout.sizes);
+}
+
 // Needs a storage offset of at least 3: a 0-dim tensor at offset 3.
 TEST(ReducerTest, OffsetKeepsItsMinimumAndRankGoesToZero) {
   Case start = LoadKnownCase("tril-out-gapped-writes-outside-view");
