@@ -81,7 +81,7 @@ Json BugsJson(const std::map<std::string, BugRecord>& bugs) {
              {"layout", b.layout},
              {"low_confidence", b.low_confidence},
              {"first_seen_seconds", b.first_seen_seconds},
-             {"lead_aliased", b.lead_aliased}};
+             {"lead_oddity", b.lead_oddity}};
   }
   return j;
 }
@@ -93,7 +93,7 @@ std::map<std::string, BugRecord> ReadBugs(const Json& j) {
         b.at("dir").get<std::string>(),     b.at("summary").get<std::string>(),
         b.at("hits").get<int64_t>(),        b.at("layout").get<bool>(),
         b.at("low_confidence").get<bool>(), b.value("first_seen_seconds", 0.0),
-        b.value("lead_aliased", false)};
+        b.value("lead_oddity", 0)};
   }
   return bugs;
 }

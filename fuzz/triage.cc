@@ -11,6 +11,7 @@
 #include "absl/strings/strip.h"
 #include "common/files.h"
 #include "crashes/bugs/bug.h"
+#include "crashes/bugs/evidence_order.h"
 #include "crashes/isolation/crash_signature.h"
 #include "generators/case_json.h"
 #include "reducers/blame.h"
@@ -93,9 +94,9 @@ std::string Triage::Store(const Finding& finding, const Case* original,
                           bool check_repro) {
   std::string where = "(not stored)";
   if (store_ != nullptr) {
-    const int64_t size = CaseSize(finding.c);
-    const auto stored = stored_sizes_.find(finding.signature);
-    if (stored != stored_sizes_.end() && size >= stored->second &&
+    const std::pair<int, int64_t> rank = EvidenceRank(finding.c);
+    const auto stored = stored_ranks_.find(finding.signature);
+    if (stored != stored_ranks_.end() && rank >= stored->second &&
         original == nullptr && !check_repro) {
       where = findings_.at(finding.signature);
       ++pending_hits_[where];
@@ -104,11 +105,11 @@ std::string Triage::Store(const Finding& finding, const Case* original,
     absl::StatusOr<Recorded> recorded = store_->Record(finding, original, now_);
     if (recorded.ok()) {
       where = recorded->path;
-      // Stored: this case, or one smaller.
-      stored_sizes_[finding.signature] =
-          stored == stored_sizes_.end() ? size : std::min(stored->second, size);
+      // Stored: this case, or a better one.
+      stored_ranks_[finding.signature] =
+          stored == stored_ranks_.end() ? rank : std::min(stored->second, rank);
       // An oom repro would allocate without bound outside any worker.
-      // Bugs' first findings are checked, again when a smaller case
+      // Bugs' first findings are checked, again when a better case
       // replaced theirs (its finding.json lost the earlier result).
       if (check_repro) checked_dirs_.insert(where);
       if (recorded->case_written && checked_dirs_.count(where) &&
@@ -269,15 +270,20 @@ void Triage::HandleFinding(const Finding& found, double elapsed,
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // A bug's lead finding is the one its issue.md and the report show first,
 // what a maintainer judges the bug by. Arguments that share memory are
-// calls PyTorch leaves undefined (Note [Overlap findings]): a bug first
-// seen so, when a finding of it without shared memory comes, is led by
-// that one, checked with Python and given its issue.md, so the report
-// does not ask a maintainer to dismiss a real bug as an aliasing case.
-// GroupBugs (crashes/bugs/bug.h) ranks a bug's findings the same way.
+// calls PyTorch leaves undefined (Note [Overlap findings]), and NaN,
+// infinities or values across a dtype's range read as contrived even where
+// the bug does not need them (the reducer keeps them when this finding's
+// own verdict needs them; another finding of the same bug may not). A bug
+// first seen so, when a less odd finding of it comes (Oddity in
+// crashes/bugs/bug.h), is led by that one, checked with Python and given
+// its issue.md, so the report does not ask a maintainer to dismiss a real
+// bug as an aliasing case or a NaN artefact. GroupBugs ranks a bug's
+// findings the same way.
 std::string Triage::StoreForBug(const Finding& f, const Case* original,
                                 const std::string& bug_id) {
   BugRecord& bug = bugs_[bug_id];
-  const bool lead = bug.lead_aliased && f.c.aliases.empty();
+  const int oddity = Oddity(f.c);
+  const bool lead = oddity < bug.lead_oddity;
   // A finding of the bug whose own key differs (its mechanism was not
   // simulated in this dtype, say) is a bug of its own in the report
   // (GroupBugs): its first finding gets its repro and issue.md checked.
@@ -287,7 +293,7 @@ std::string Triage::StoreForBug(const Finding& f, const Case* original,
   const std::string where = Store(f, original, /*check_repro=*/lead || apart);
   if (lead && store_ != nullptr) {
     bug.dir = where;
-    bug.lead_aliased = false;
+    bug.lead_oddity = oddity;
   }
   return where;
 }
@@ -436,7 +442,7 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
   BugRecord& bug = bugs_[id];
   bug.dir = where;
   bug.first_seen_seconds = now_;
-  bug.lead_aliased = !finding.c.aliases.empty();
+  bug.lead_oddity = Oddity(finding.c);
   TellBug(id, finding, where, reduce, runner != nullptr);
 }
 

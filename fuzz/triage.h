@@ -80,9 +80,9 @@ struct BugRecord {
   // The campaign's seconds (resumed runs included) when its first finding
   // came: time to bug.
   double first_seen_seconds = 0;
-  // Its lead finding (dir) shares memory between arguments; the first clean
-  // finding of the bug takes the lead (Note [The most ordinary lead]).
-  bool lead_aliased = false;
+  // Its lead finding's Oddity (crashes/bugs/evidence_order.h): a later finding
+  // of the bug that is less odd takes the lead (Note [The most ordinary lead]).
+  int lead_oddity = 0;
 };
 
 struct TriageCounts {
@@ -244,8 +244,9 @@ class Triage {
   // Bug ids of findings stored for another bug (StoreForBug) whose own id
   // differs: their first finding was checked.
   std::set<std::string> apart_ids_;
-  // Signature -> at least the size (CaseSize) of the case stored for it.
-  std::map<std::string, int64_t> stored_sizes_;
+  // Signature -> the EvidenceRank of the case stored for it, or better
+  // (crashes/bugs/evidence_order.h).
+  std::map<std::string, std::pair<int, int64_t>> stored_ranks_;
   std::map<std::string, int64_t> pending_hits_;  // Directory -> hits.
   TriageCounts counts_;
 };

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "crashes/bugs/bug.h"
+#include "crashes/bugs/evidence_order.h"
 #include "fuzz/triage.h"
 #include "reducers/blame.h"
 #include "reducers/reducer.h"
@@ -138,7 +139,7 @@ void Triage::Retriage(const StoredFinding& stored, double elapsed,
   // learns the blame.
   std::string where = stored.dir;
   if (store_->PathFor(*finding) != stored.dir ||
-      CaseSize(finding->c) < CaseSize(found.c)) {
+      EvidenceRank(finding->c) < EvidenceRank(found.c)) {
     where = Store(*finding, &found.c, /*check_repro=*/true);
   } else {
     CheckRepro(where, *finding);

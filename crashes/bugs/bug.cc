@@ -17,6 +17,7 @@
 #include "common/files.h"
 #include "common/status_macros.h"
 #include "crashes/bugs/bug_mechanism.h"
+#include "crashes/bugs/evidence_order.h"
 #include "crashes/bugs/findings_store.h"
 #include "crashes/findings/finding_json.h"
 #include "generators/case_json.h"
@@ -90,19 +91,18 @@ int CasePlainness(const Case& c) {
 }
 
 // A finding with what ranks it within its bug: the most ordinary first
-// (Note [The most ordinary lead] in fuzz/triage.cc): no memory shared
-// between arguments, then the most severe, the plainest dtypes, the
-// smallest case.
+// (Note [The most ordinary lead] in fuzz/triage.cc): the least odd
+// (Oddity), then the most severe, the plainest dtypes, the smallest case.
 struct Member {
   const StoredFinding* stored;
   Severity severity;
   ConfidenceJudgement confidence;
   int64_t size;
-  bool aliased;
+  int oddity;
   int plainness;  // CasePlainness.
 
   auto Rank() const {
-    return std::tie(aliased, stored->untriaged, severity, plainness, size,
+    return std::tie(oddity, stored->untriaged, severity, plainness, size,
                     stored->dir);
   }
 };
@@ -525,9 +525,9 @@ std::vector<Bug> GroupBugs(const std::vector<StoredFinding>& findings) {
         f.dismissal != Dismissal::kNone) {
       continue;
     }
-    groups[BugKey(f)].push_back(
-        Member{&s, SeverityOf(f.outcome.verdict), ConfidenceOf(f),
-               CaseSize(f.c), !f.c.aliases.empty(), CasePlainness(f.c)});
+    groups[BugKey(f)].push_back(Member{&s, SeverityOf(f.outcome.verdict),
+                                       ConfidenceOf(f), CaseSize(f.c),
+                                       Oddity(f.c), CasePlainness(f.c)});
   }
   std::vector<Bug> bugs;
   for (auto& [key, members] : groups) bugs.push_back(BugOf(members));

@@ -159,9 +159,10 @@ struct Bug {
   // Where it shows beyond its case ("all 9 dtypes tried but f16",
   // reducers/generalize.h): the first finding's that says; "" when none.
   std::string generality;
-  // Finding directories, representative first: no memory shared between
-  // arguments, then triaged ones, then most severe, plainest dtypes (float32
-  // first), smallest case (CaseSize), then by name.
+  // Finding directories, representative first: the least odd (Oddity in
+  // crashes/bugs/evidence_order.h: no memory shared between arguments, no
+  // NaN or infinities), then triaged ones, then most severe, plainest
+  // dtypes (float32 first), smallest case (CaseSize), then by name.
   std::vector<std::string> findings;
   std::string issue;  // <representative>/issue.md when it exists, else "".
   Verdict verdict = Verdict::kMismatch;  // The representative's.

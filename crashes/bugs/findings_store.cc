@@ -93,12 +93,6 @@ Stored ReadStored(const std::string& path) {
 
 }  // namespace
 
-int64_t CaseSize(const Case& c) {
-  int64_t size = 0;
-  for (const TensorSpec* spec : AllTensorSpecsOf(c)) size += spec->numel();
-  return size;
-}
-
 absl::StatusOr<FindingsStore> FindingsStore::Open(const std::string& dir) {
   DPFUZZ_RETURN_IF_ERROR(MakeDirectories(dir, "findings directory"));
   return FindingsStore(dir);
@@ -122,7 +116,7 @@ absl::StatusOr<Recorded> FindingsStore::Record(const Finding& finding,
   r.is_new = !stored.c.has_value();
   r.hits = stored.hits + 1;
   DPFUZZ_RETURN_IF_ERROR(MakeDirectories(r.path, "finding directory"));
-  if (r.is_new || CaseSize(finding.c) < CaseSize(*stored.c)) {
+  if (r.is_new || EvidenceRank(finding.c) < EvidenceRank(*stored.c)) {
     r.case_written = true;
     DPFUZZ_RETURN_IF_ERROR(SaveCaseFile(finding.c, r.path + "/case.json"));
     if (original != nullptr) {
@@ -145,7 +139,7 @@ absl::StatusOr<Recorded> FindingsStore::Record(const Finding& finding,
                                                j.dump(2) + "\n", "finding"));
     return r;
   }
-  // Keep the stored (smaller) case and its evidence; count the hit.
+  // Keep the stored (better) case and its evidence; count the hit.
   Json j = ReadFindingJson(r.path, FindingJson(finding, r.hits));
   j["hits"] = r.hits;
   DPFUZZ_RETURN_IF_ERROR(WriteFileAtomically(r.path + "/finding.json",

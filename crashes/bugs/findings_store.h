@@ -6,11 +6,12 @@
 // (crashes/repro/repro_files.h: repro.py, repro.cc, CMakeLists.txt; when they
 // cannot be made, finding.json says why under "repro_error"). A finding whose
 // signature is already stored increments its hit count and replaces the
-// stored case when the new one is smaller (fewer elements in all), so the
-// store keeps one small case per bug, with the time its signature was
-// first seen. Every file is written atomically
-// (common/files.h): an interrupted run leaves each finding whole. Each
-// Record holds an flock on <dir>/.lock, so several dpfuzz processes (and
+// stored case when the new one is better evidence (EvidenceRank in
+// crashes/bugs/evidence_order.h: no shared memory, no NaN or infinities,
+// then fewer elements in all), so the store keeps one ordinary, small case
+// per bug, with the time its signature was first seen. Every file is written
+// atomically (common/files.h): an interrupted run leaves each finding whole.
+// Each Record holds an flock on <dir>/.lock, so several dpfuzz processes (and
 // runs after runs) can share one directory without losing hits.
 //
 //   absl::StatusOr<FindingsStore> store = FindingsStore::Open("findings");
@@ -27,6 +28,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "crashes/bugs/evidence_order.h"
 #include "crashes/findings/finding.h"
 
 namespace dpfuzz {
@@ -59,7 +61,7 @@ class FindingsStore {
   // `original`: the case the finding was reduced from, kept beside it as
   // original.json when the finding's case is written. `seen_at`: the
   // campaign's seconds now, the finding's first_seen_seconds when it is
-  // new; a smaller case that replaces the stored one keeps the stored time.
+  // new; a better case that replaces the stored one keeps the stored time.
   absl::StatusOr<Recorded> Record(const Finding& finding,
                                   const Case* original = nullptr,
                                   std::optional<double> seen_at = std::nullopt);
@@ -86,9 +88,6 @@ class FindingsStore {
 
   std::string dir_;
 };
-
-// Total elements of a case's tensors: what "smaller" means for now.
-int64_t CaseSize(const Case& c);
 
 }  // namespace dpfuzz
 

@@ -10,6 +10,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/files.h"
+#include "crashes/bugs/evidence_order.h"
+#include "generators/case_json.h"
 #include "gtest/gtest.h"
 #include "tests/crashes/known_case.h"
 
@@ -69,33 +71,46 @@ TEST(TriageTest, LaterHitsAreWrittenTogetherAndSmallerCasesAtOnce) {
 }
 
 // A bug first seen with memory shared between arguments (a call PyTorch
-// leaves undefined) is led by its first finding without (Note [The most
-// ordinary lead]); an aliased one never takes the lead back. Internal
-// asserts, which are judged as found (no isolated run of the unshared
-// twin, which this test binary could not start).
-TEST(TriageTest, AFindingWithoutSharedMemoryTakesTheLead) {
+// leaves undefined) is led by its first finding without, and one with
+// special values (NaN, an integer's minimum) by its first finding without,
+// which also replaces a smaller case of its signature that holds them
+// (Note [The most ordinary lead]); an odder one never takes the lead back.
+// Internal asserts, which are judged as found (no isolated run of the
+// unshared twin, which this test binary could not start).
+TEST(TriageTest, ALessOddFindingTakesTheLead) {
   const fs::path root = FreshStoreDir("lead");
   absl::StatusOr<FindingsStore> store = FindingsStore::Open(root.string());
   ASSERT_TRUE(store.ok()) << store.status();
   std::ostringstream log;
   Triage triage(WithoutWorkers(), &*store, nullptr, log);
-  const auto assert_in_tril = [](int64_t rows, bool aliased) {
+  const auto assert_in_tril = [](int64_t rows, bool aliased, bool nan) {
     Finding f = TrilOutFinding(rows);
     f.outcome.verdict = Verdict::kInternalAssert;
     if (aliased) f.c.aliases = {Alias{"out", "self"}};
+    for (TensorSpec* t : AllTensorSpecsOf(f.c)) t->values.specials = 0;
+    if (nan) AllTensorSpecsOf(f.c)[0]->values.specials = kAllSpecials;
     return MakeFinding(f.c, f.outcome);
   };
-  triage.HandleFinding(assert_in_tril(3, true), 0, 100);
+  const auto lead = [&triage]() { return triage.bugs().begin()->second.dir; };
+  const auto lead_oddity = [&lead]() {
+    absl::StatusOr<Case> c = LoadCaseFile(lead() + "/case.json");
+    return c.ok() ? Oddity(*c) : -1;
+  };
+  triage.HandleFinding(assert_in_tril(3, true, false), 0, 100);
   ASSERT_EQ(triage.bugs().size(), 1u) << log.str();
-  const std::string aliased_dir = triage.bugs().begin()->second.dir;
-  const Finding clean = assert_in_tril(4, false);
-  triage.HandleFinding(clean, 1, 100);
+  EXPECT_EQ(lead_oddity(), 2);
+  triage.HandleFinding(assert_in_tril(4, false, true), 1, 100);
   ASSERT_EQ(triage.bugs().size(), 1u) << log.str();
-  const std::string lead = triage.bugs().begin()->second.dir;
-  EXPECT_NE(lead, aliased_dir);
-  EXPECT_EQ(lead, store->PathFor(clean));
-  triage.HandleFinding(assert_in_tril(2, true), 2, 100);
-  EXPECT_EQ(triage.bugs().begin()->second.dir, lead);
+  EXPECT_EQ(lead_oddity(), 1);
+  const Finding clean = assert_in_tril(5, false, false);
+  triage.HandleFinding(clean, 2, 100);
+  ASSERT_EQ(triage.bugs().size(), 1u) << log.str();
+  EXPECT_EQ(lead(), store->PathFor(clean));
+  EXPECT_EQ(lead_oddity(), 0);
+  triage.HandleFinding(assert_in_tril(2, true, false), 3, 100);
+  triage.HandleFinding(assert_in_tril(1, false, true), 4, 100);
+  EXPECT_EQ(lead(), store->PathFor(clean));
+  EXPECT_EQ(lead_oddity(), 0);
   fs::remove_all(root);
 }
 

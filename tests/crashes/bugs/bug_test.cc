@@ -78,27 +78,40 @@ Finding Aliased(Finding f) {
 }
 
 // A bug leads with its most ordinary finding: no shared memory (PyTorch
-// leaves such calls undefined), then the most severe, the plainest dtype
-// (float32), the smallest case.
+// leaves such calls undefined), no NaN or infinities, then the most
+// severe, the plainest dtype (float32), the smallest case.
 TEST(BugTest, TheMostOrdinaryFindingLeadsItsBug) {
   Finding small_aliased = Aliased(Tril(DType::kFloat32));
+  Finding small_nan = Tril(DType::kFloat32);
   Finding half = Tril(DType::kFloat16);
   Finding plain = Tril(DType::kFloat32);
-  for (Finding* f : {&half, &plain}) {  // Larger than the aliased one.
+  for (Finding* f : {&small_aliased, &small_nan, &half, &plain}) {
+    for (TensorSpec* spec : AllTensorSpecsOf(f->c)) spec->values.specials = 0;
+  }
+  AllTensorSpecsOf(small_nan.c)[0]->values.specials = kSpecialNaN;
+  for (Finding* f : {&half, &plain}) {  // Larger than the odd ones.
     for (TensorSpec* spec : AllTensorSpecsOf(f->c)) spec->layout.sizes[0] += 1;
   }
   ASSERT_LT(CaseSize(small_aliased.c), CaseSize(plain.c));
+  EXPECT_EQ(Oddity(plain.c), 0);
+  EXPECT_EQ(Oddity(small_nan.c), 1);
+  EXPECT_EQ(Oddity(small_aliased.c), 2);
   std::vector<StoredFinding> findings = {Stored(small_aliased), Stored(half),
-                                         Stored(plain)};
+                                         Stored(plain), Stored(small_nan)};
   findings[0].dir = "findings/a";
   findings[1].dir = "findings/b";
   findings[2].dir = "findings/c";
+  findings[3].dir = "findings/d";
   std::vector<Bug> bugs = GroupBugs(findings);
   ASSERT_EQ(bugs.size(), 1u);
-  EXPECT_THAT(bugs[0].findings,
-              ElementsAre("findings/c", "findings/b", "findings/a"));
+  EXPECT_THAT(bugs[0].findings, ElementsAre("findings/c", "findings/b",
+                                            "findings/d", "findings/a"));
   // Among clean ones of one dtype, the smaller case leads.
-  bugs = GroupBugs({findings[0], findings[2], Stored(Tril(DType::kFloat32))});
+  Finding small_plain = Tril(DType::kFloat32);
+  for (TensorSpec* spec : AllTensorSpecsOf(small_plain.c)) {
+    spec->values.specials = 0;
+  }
+  bugs = GroupBugs({findings[0], findings[2], Stored(small_plain)});
   EXPECT_NE(bugs[0].findings[0], "findings/a");
   EXPECT_NE(bugs[0].findings[0], "findings/c");
 }
