@@ -23,13 +23,17 @@
 # before, was the newest release whose CUDA libraries are exactly the
 # toolkit's; 2.12-2.14 are CUDA 13.0 with a newer NCCL; 2.10 and older
 # are CUDA 12.
-# The wheels are a few GB to download (5.7 GB installed; pip keeps no
-# second copy in its cache). numpy only quiets torch's "Failed to
-# initialize NumPy" warning on every import, as Debian's python3-torch has
-# numpy.
+# The wheels are a few GB to download (4.7 GB installed; pip keeps no
+# second copy in its cache). torch goes in first without its dependencies,
+# then every dependency its metadata names but triton (1 GB: the compiler
+# of torch.compile, which neither LibTorch nor the repros use); torch's own
+# download is gone by the time the others come. numpy only quiets torch's
+# "Failed to initialize NumPy" warning on every import, as Debian's
+# python3-torch has numpy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pins=(torch==2.15.0 'cuda-toolkit[nvcc,cccl]==13.2.2' numpy==2.4.6)
+need_gb=8  # At most 6.8 GB at once: 4.7 installed, the rest downloads.
 venv="${DPFUZZ_TORCH_VENV:-$PWD/.cache/venv-torch}"
 python="$venv/bin/python"
 
@@ -47,8 +51,8 @@ if [ "$(installed)" != "${pins[*]}" ]; then
   # say so before it fails half way with "No space left on device".
   mkdir -p "$(dirname "$venv")"
   free_gb=$(($(df --output=avail -k "$(dirname "$venv")" | tail -1) / 1048576))
-  if [ "$free_gb" -lt 10 ]; then
-    echo "setup_modern: installing ${pins[*]} needs about 10 GB free" \
+  if [ "$free_gb" -lt "$need_gb" ]; then
+    echo "setup_modern: installing ${pins[*]} needs about $need_gb GB free" \
       "in $(dirname "$venv"), where only $free_gb GB are" >&2
     exit 1
   fi
@@ -56,9 +60,27 @@ if [ "$(installed)" != "${pins[*]}" ]; then
   # Debian's python3, not whatever python3 comes first on PATH: the wheel
   # must match the interpreter that runs repros on this track.
   /usr/bin/python3 -m venv "$venv"
-  "$python" -m pip install --quiet --progress-bar off --no-input \
-    --no-cache-dir "${pins[@]}" >&2
-  [ "$(installed)" = "${pins[*]}" ] || {
+  pip=("$python" -m pip install --quiet --progress-bar off --no-input
+    --no-cache-dir)
+  "${pip[@]}" --no-deps "${pins[0]}" >&2
+  # The requirements in torch's metadata that hold here, triton left out.
+  requirements='
+import importlib.metadata as m
+from pip._vendor.packaging.requirements import Requirement
+for text in m.requires("torch"):
+    r = Requirement(text)
+    if r.name == "triton" or (r.marker and not r.marker.evaluate({"extra": ""})):
+        continue
+    extras = "[" + ",".join(sorted(r.extras)) + "]" if r.extras else ""
+    print(r.name + extras + str(r.specifier))
+'
+  mapfile -t deps < <("$python" -c "$requirements")
+  [ ${#deps[@]} -gt 0 ] || {
+    echo "setup_modern: no dependencies in ${pins[0]}'s metadata" >&2
+    exit 1
+  }
+  "${pip[@]}" --no-warn-conflicts "${deps[@]}" "${pins[@]:1}" >&2
+  [ "$(installed)" = "${pins[*]}" ] && "$python" -c "import torch" || {
     echo "setup_modern: $python lacks ${pins[*]} after pip install" >&2
     exit 1
   }
