@@ -19,7 +19,9 @@
 #include "generators/op_registry.h"
 #include "generators/schema_args.h"
 #include "oracles/backward.h"
+#include "oracles/baseline_probes.h"
 #include "oracles/call_phase.h"
+#include "oracles/call_results.h"
 #include "oracles/case_tensors.h"
 #include "oracles/compare.h"
 #include "oracles/conditioning.h"
@@ -35,32 +37,6 @@
 
 namespace dpfuzz {
 namespace {
-
-// The results a run is judged by: the written arguments for out= and
-// in-place calls (their values after the call), else the returned tensors.
-struct Results {
-  std::vector<at::Tensor> tensors;
-  std::vector<std::string> names;
-};
-
-Results ResultsOf(const CallResult& call, const NamedTensors& args,
-                  const std::vector<std::string>& written) {
-  Results r;
-  if (written.empty()) {
-    for (size_t i = 0; i < call.outputs.size(); ++i) {
-      r.tensors.push_back(call.outputs[i]);
-      r.names.push_back(absl::StrCat("output ", i));
-    }
-    return r;
-  }
-  for (const std::string& name : written) {
-    for (const at::Tensor& t : args.at(name)) {
-      r.tensors.push_back(t);
-      r.names.push_back(name);
-    }
-  }
-  return r;
-}
 
 // The tensor of a `self` argument (the rule table breaks ties with it), or
 // undefined.
@@ -95,7 +71,8 @@ std::optional<Difference> ValueThenMagnitude(
 }
 
 std::optional<CaseOutcome> CompareResults(const OpSpec& spec, const Case& c,
-                                          const Results& b, const Results& v,
+                                          const CallResults& b,
+                                          const CallResults& v,
                                           std::optional<Reference>& reference,
                                           const at::Tensor& self) {
   if (b.tensors.size() != v.tensors.size()) {
@@ -234,7 +211,7 @@ std::optional<CaseOutcome> CheckOutArguments(
 // baselines] (`run` gives the results on a nudged baseline).
 std::string Unstable(
     const CaseTensors& variant, const std::vector<std::string>& written,
-    const Results& b, const Results& v, const std::string& where,
+    const CallResults& b, const CallResults& v, const std::string& where,
     const std::vector<at::Tensor>& forward, bool gradient,
     const std::function<std::optional<std::vector<at::Tensor>>(CaseTensors&)>&
         run) {
@@ -368,10 +345,10 @@ namespace {
 absl::StatusOr<bool> RunsDiffer(const c10::OperatorHandle& op, const Case& c,
                                 const CallResult& first, CaseTensors& again,
                                 const std::vector<std::string>& written,
-                                const Results& first_results) {
+                                const CallResults& first_results) {
   DPFUZZ_ASSIGN_OR_RETURN(CallResult second, Invoke(op, c, again.args));
   if (first.outcome != second.outcome) return true;
-  const Results r = ResultsOf(second, again.args, written);
+  const CallResults r = ResultsOf(second, again.args, written);
   if (r.tensors.size() != first_results.tensors.size()) return true;
   for (size_t i = 0; i < r.tensors.size(); ++i) {
     if (CompareValues(first_results.tensors[i], r.tensors[i],
@@ -408,7 +385,7 @@ bool ReturnsTensors(const c10::OperatorHandle& op) {
 // `cpu` and `device` with every output pair of another shape or dtype on
 // each device undefined on both sides (Note [Device differences by
 // design]).
-void LeaveOutOtherShapes(Results& cpu, Results& device) {
+void LeaveOutOtherShapes(CallResults& cpu, CallResults& device) {
   for (size_t i = 0; i < cpu.tensors.size() && i < device.tensors.size(); ++i) {
     at::Tensor& a = cpu.tensors[i];
     at::Tensor& b = device.tensors[i];
@@ -421,7 +398,8 @@ void LeaveOutOtherShapes(Results& cpu, Results& device) {
 
 // The index of the output named `where` whose two sides agree up to sign
 // (floating, strided), or nullopt: that difference is by design.
-std::optional<size_t> EqualUpToSign(const Results& cpu, const Results& device,
+std::optional<size_t> EqualUpToSign(const CallResults& cpu,
+                                    const CallResults& device,
                                     const std::string& where) {
   for (size_t i = 0; i < cpu.names.size() && i < device.tensors.size(); ++i) {
     const at::Tensor& a = cpu.tensors[i];
@@ -446,13 +424,13 @@ std::optional<size_t> EqualUpToSign(const Results& cpu, const Results& device,
 // which errors each device raises is not a layout question.
 absl::StatusOr<std::optional<CaseOutcome>> CompareDevices(
     const c10::OperatorHandle& op, const OpSpec& judged, const Case& c,
-    Results on_device, const CaseTensors& on_cpu,
+    CallResults on_device, const CaseTensors& on_cpu,
     std::optional<Reference>& cpu_reference,
     const std::vector<std::string>& written) {
   if (!ReturnsTensors(op)) return std::optional<CaseOutcome>();
   DPFUZZ_ASSIGN_OR_RETURN(CallResult cpu, Invoke(op, c, on_cpu.args));
   if (cpu.outcome != CallOutcome::kOk) return std::optional<CaseOutcome>();
-  Results cpu_results = ResultsOf(cpu, on_cpu.args, written);
+  CallResults cpu_results = ResultsOf(cpu, on_cpu.args, written);
   LeaveOutOtherShapes(cpu_results, on_device);
   std::optional<CaseOutcome> diff;
   // Compared again without each output found to differ only in sign: the
@@ -493,12 +471,12 @@ ForwardResults(const c10::OperatorHandle& op, const Case& c,
 // it when one does (Note [Mechanisms by simulation]), and the reason the
 // results it is about are within the baseline's own instability when they
 // are (Note [Ill-conditioned baselines]): on a result of few distinct
-// values (a step, a comparison) a simulation may match by chance. Results
+// values (a step, a comparison) a simulation may match by chance. CallResults
 // of a nondeterministic op differ by themselves; none is simulated.
 CaseOutcome Explained(CaseOutcome outcome, const c10::OperatorHandle& op,
                       const OpSpec& judged, const Case& c,
-                      const CaseTensors& variant, const Results& b,
-                      const Results& v,
+                      const CaseTensors& variant, const CallResults& b,
+                      const CallResults& v,
                       const std::vector<std::string>& written) {
   if (judged.rules & kRuleNondeterministic) return outcome;
   const auto forward = ForwardResults(op, c, written);
@@ -543,9 +521,9 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
     // Note [Non-finite baselines]: what the side that returned gave.
     if (errors->verdict == Verdict::kRejectionMismatch) {
       const bool baseline_returned = b.outcome == CallOutcome::kOk;
-      const Results returned = baseline_returned
-                                   ? ResultsOf(b, baseline.args, written)
-                                   : ResultsOf(v, variant.args, written);
+      const CallResults returned = baseline_returned
+                                       ? ResultsOf(b, baseline.args, written)
+                                       : ResultsOf(v, variant.args, written);
       if (HoldsNonFinite(returned.tensors, /*nan_only=*/true) &&
           InfinitiesWithoutNaN(MaterializeBaselineBefore(variant), written)) {
         errors->evidence.ill_conditioned = NonFiniteReason(false);
@@ -554,8 +532,8 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
     return *errors;
   }
   const std::vector<std::string> mutated = MutatedByDesign(c);
-  const Results baseline_results = ResultsOf(b, baseline.args, written);
-  const Results variant_results = ResultsOf(v, variant.args, written);
+  const CallResults baseline_results = ResultsOf(b, baseline.args, written);
+  const CallResults variant_results = ResultsOf(v, variant.args, written);
   if (std::optional<StorageChange> change =
           CheckStorages(variant, MayChange(written, mutated))) {
     CaseOutcome outcome =
@@ -608,216 +586,8 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
   return CaseOutcome{};
 }
 
-// `outcome` as a baseline failure: `why` the baseline itself is wrong,
-// then the layout variant's difference.
-CaseOutcome BaselineFailure(CaseOutcome outcome, const std::string& why) {
-  outcome.kind = FindingKind::kBaselineFailure;
-  outcome.evidence.where = "baseline";
-  outcome.evidence.detail = absl::StrCat(
-      why, "; the layout variant's difference: ", outcome.evidence.detail);
-  return outcome;
-}
-
-// A run of the baseline for a probe of its own behaviour: the call's
-// outcome and its results.
-struct ProbeRun {
-  CallOutcome outcome = CallOutcome::kOk;
-  Results results;
-};
-
-absl::StatusOr<ProbeRun> RunProbe(const c10::OperatorHandle& op, const Case& c,
-                                  CaseTensors& tensors,
-                                  const std::vector<std::string>& written,
-                                  FreshMemory fresh) {
-  const FilledAllocations filled(fresh);
-  DPFUZZ_ASSIGN_OR_RETURN(CallResult r, Invoke(op, c, tensors.args));
-  return ProbeRun{r.outcome, ResultsOf(r, tensors.args, written)};
-}
-
-// Whether two probe runs differ: in outcome, or in the results named
-// `where` (all when empty).
-bool ProbesDiffer(const ProbeRun& a, const ProbeRun& b,
-                  const std::string& where) {
-  if (a.outcome != b.outcome ||
-      a.results.tensors.size() != b.results.tensors.size()) {
-    return true;
-  }
-  for (size_t i = 0; i < a.results.tensors.size(); ++i) {
-    if (!where.empty() && a.results.names[i] != where) continue;
-    if (CompareValues(a.results.tensors[i], b.results.tensors[i],
-                      Comparison::kExact)
-            .has_value()) {
-      return true;
-    }
-  }
-  return false;
-}
-
-// Why the contiguous baseline itself misbehaves on the case's arguments,
-// "" when it does not: Note [Baselines that read outside] and Note
-// [Baselines that read unwritten memory]. `where` names the result the
-// finding is about.
-absl::StatusOr<std::string> BaselineFault(
-    const c10::OperatorHandle& op, const Case& c, const CaseTensors& variant,
-    const std::vector<std::string>& written, const std::string& where,
-    Device device) {
-  const std::string unchecked =
-      " (the arguments do not fit each other, unchecked)";
-  std::vector<ProbeRun> tails;
-  for (TailFill fill : {TailFill::kPoison, TailFill::kSentinel}) {
-    CaseTensors filled = MaterializeTailFilledBaseline(variant, fill);
-    DPFUZZ_ASSIGN_OR_RETURN(
-        ProbeRun run, RunProbe(op, c, filled, written, FreshMemory::kZeros));
-    const std::vector<std::string> overrun =
-        ArgumentsWithWrittenTails(filled, fill);
-    if (!overrun.empty()) {
-      return absl::StrCat("the contiguous baseline writes past the end of ",
-                          absl::StrJoin(overrun, ", "), unchecked);
-    }
-    tails.push_back(std::move(run));
-  }
-  if (ProbesDiffer(tails[0], tails[1], "")) {
-    return absl::StrCat(
-        "the contiguous baseline gives other results when other values "
-        "follow its arguments in memory: it reads past an argument's end",
-        unchecked);
-  }
-  const std::vector<std::string>& names = tails[1].results.names;
-  if (std::find(names.begin(), names.end(), where) == names.end()) return "";
-  const std::string undefined =
-      ": the op leaves part of it unwritten, so no layout's values there "
-      "are defined";
-  if (c.variant == Variant::kOut) {
-    std::vector<ProbeRun> befores;
-    for (int before : {0, 1}) {
-      CaseTensors again = MaterializeBaselineBefore(variant);
-      {
-        const at::NoGradGuard no_grad;
-        for (const std::string& name : written) {
-          for (at::Tensor& t : again.args[name]) t.fill_(before);
-        }
-      }
-      DPFUZZ_ASSIGN_OR_RETURN(
-          ProbeRun run, RunProbe(op, c, again, written, FreshMemory::kZeros));
-      befores.push_back(std::move(run));
-    }
-    if (ProbesDiffer(befores[0], befores[1], where)) {
-      return absl::StrCat("the contiguous baseline's ", where,
-                          " changes with what it held before the call",
-                          undefined);
-    }
-  }
-  if (device != Device::kCpu) return "";
-  CaseTensors filled =
-      MaterializeTailFilledBaseline(variant, TailFill::kSentinel);
-  DPFUZZ_ASSIGN_OR_RETURN(ProbeRun junk,
-                          RunProbe(op, c, filled, written, FreshMemory::kJunk));
-  if (ProbesDiffer(tails[1], junk, where)) {
-    return absl::StrCat(
-        "the contiguous baseline's ", where,
-        " changes with what fresh memory holds (an out= it resized, a "
-        "workspace it reads before writing)",
-        undefined);
-  }
-  return "";
-}
-
 }  // namespace
 
-namespace {
-
-// Note [Findings that need NaN]
-// dpfuzz draws some inputs with NaN among its special values because
-// kernels mishandle it. How a kernel treats NaN may differ between its
-// paths by design: hardtanh_backward at a NaN input gives 0 on the
-// vectorized path and the incoming gradient on the scalar one, even on a
-// contiguous input. A wrong value, gradient or one-sided rejection that
-// shows only with NaN is such a difference more often than a layout bug,
-// which reads a wrong element whatever the values. So the case runs once
-// more with every NaN of its floating inputs replaced by 0 (the same
-// layouts and the same other values, spelled out: kExplicit); when every
-// layout agrees there, the finding is low confidence (another finding
-// there, a baseline failure among them, decides nothing). Other special
-// values stay: a bug may need them (_saturate_weight_to_fp16 returns its
-// strided input unclamped, which only values past half's range show). A finding
-// a mechanism explains (a gap's poison in the result, a simulated layout
-// mistake) is a layout bug whatever the values and is not run again, nor is one
-// of an op reading outside its storage, whose rerun may agree by chance.
-bool NeedsNaN(const OpSpec& spec, const Case& c, Verdict verdict) {
-  if (verdict != Verdict::kMismatch && verdict != Verdict::kNanIntroduced &&
-      verdict != Verdict::kGradMismatch &&
-      verdict != Verdict::kRejectionMismatch) {
-    return false;
-  }
-  Case plain = c;
-  bool nan = false;
-  for (TensorSpec* t : AllTensorSpecsOf(plain)) {
-    if (!IsFloating(t->dtype) || (t->values.specials & kSpecialNaN) == 0) {
-      continue;
-    }
-    absl::StatusOr<MaterializedTensor> m = Materialize(*t);
-    if (!m.ok()) continue;
-    const at::Tensor logical =
-        m->tensor.detach().cpu().reshape({-1}).to(at::kDouble).contiguous();
-    std::vector<double> data(logical.data_ptr<double>(),
-                             logical.data_ptr<double>() + logical.numel());
-    bool replaced = false;
-    for (double& v : data) {
-      if (std::isnan(v)) {
-        v = 0;
-        replaced = true;
-      }
-    }
-    if (!replaced) continue;
-    t->values = ValueRecipe{.distribution = Distribution::kExplicit,
-                            .data = std::move(data)};
-    nan = true;
-  }
-  if (!nan) return false;
-  absl::StatusOr<CaseOutcome> without = RunCase(spec, plain);
-  return without.ok() && without->verdict == Verdict::kAgree;
-}
-
-}  // namespace
-
-// Note [Baselines that read outside]
-// Drawn arguments can fit each other's sizes in ways the op never checks:
-// a batch norm weight shorter than the channels, saved statistics of
-// another input, offsets past the end of indices, a grad_output of another
-// shape than the input. The op then reads or writes past the end of an
-// argument. The contiguous baseline reaches heap memory there, the strided
-// variant dpfuzz's poisoned gaps, so the two differ and the difference
-// looks like a layout bug. It is not one: no layout of these arguments is
-// right. Before a layout-bug finding is returned, the baseline runs twice
-// more with other values after each argument's last element
-// (MaterializeTailFilledBaseline: still contiguous, offset 0): the gaps'
-// poison (a NaN, which survives 0 * x) and a finite sentinel. When the two
-// runs' results differ, the baseline reads past an argument's end; when a
-// tail changed in the call (of an argument the op did not resize), it
-// writes past one. Either way the finding is a baseline failure
-// (FindingKind::kBaselineFailure), kept and reported apart with both
-// differences. Only deterministic ops are judged so (the first repeat run
-// agreed), and only findings pay for the extra calls: the tail-filled
-// baselines are built then, from the variant's storage snapshots. Fresh
-// memory holds zeros in these runs (oracles/filled_allocations.h), so
-// that what the next note looks for cannot pass for this.
-//
-// Note [Baselines that read unwritten memory]
-// Arguments that do not fit each other can also make an op leave part of
-// its result unwritten: an out= the kernel fills only partly
-// (_convert_indices_from_csr_to_coo on indices that are not a CSR matrix),
-// an out= it resizes, a workspace read before it is written. Such elements
-// hold what the out= held before or what the allocator's fresh memory
-// held, the same from run to run more often than not, and another layout
-// gives other leftovers. So, for a finding about a result, the baseline
-// runs again: for an out= call, with its out= tensors filled with zeros
-// and then with ones before the call (an out= result never depends on what
-// out held); on the CPU, with fresh memory filled with junk instead of
-// zeros (the sentinel-tailed run of the note above is the other). When the
-// result changes, the baseline's own result is undefined there and the
-// finding is a baseline failure. A layout that leaves elements unwritten
-// which the contiguous baseline writes (Verdict::kMismatch of a strided
-// out=) is not touched: the baseline's result does not change.
 absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
   return RunCase(given, c, std::nullopt);
 }
@@ -914,6 +684,11 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c,
     DPFUZZ_ASSIGN_OR_RETURN(
         std::string why,
         BaselineFault(op, c, variant, written, outcome.evidence.where, device));
+    if (!why.empty()) outcome = BaselineFailure(std::move(outcome), why);
+  }
+  // Note [The forward decides a backward's domain].
+  if (IsFinding(outcome.verdict) && outcome.kind == FindingKind::kLayoutBug) {
+    DPFUZZ_ASSIGN_OR_RETURN(std::string why, ForwardFault(c, variant));
     if (!why.empty()) outcome = BaselineFailure(std::move(outcome), why);
   }
   // Note [Findings that need NaN].

@@ -7,11 +7,17 @@
 //  - tail_garbage: returns its input flattened with one more element,
 //    which the strided kernel writes and the contiguous one leaves as the
 //    fresh workspace held it (Note [Baselines that read unwritten memory]
-//    in oracles/run_case.cc judges the finding a baseline failure);
+//    in oracles/baseline_probes.h judges the finding a baseline failure);
 //  - nan_to_zero_contiguous: relu whose contiguous kernel turns NaN into
 //    0 and whose strided one keeps it, as vectorized and scalar loops may
-//    (Note [Findings that need NaN] in oracles/run_case.cc
+//    (Note [Findings that need NaN] in oracles/baseline_probes.h
 //    judges the finding low confidence);
+//  - scaled and scaled_backward: a forward that rejects scale <= 0 and its
+//    backward, which checks neither the scale nor grad_output's shape (it
+//    sums grad_output down to self's) and adds 1 where grad_output is not
+//    contiguous (Note [The forward decides a backward's domain] in
+//    oracles/baseline_probes.h keeps that a layout bug with arguments the
+//    forward accepts, and a baseline failure with others);
 //  - write_past_end: writes the element after its input's last one
 //    wherever the storage has room, as a kernel given arguments that do
 //    not fit each other does (into a gap of a strided input; Note
@@ -19,6 +25,7 @@
 //    written and judges the finding a baseline failure).
 
 #include <ATen/ATen.h>
+#include <ATen/ExpandUtils.h>
 #include <ATen/core/grad_mode.h>
 #include <torch/library.h>
 
@@ -56,9 +63,25 @@ at::Tensor WritePastEnd(const at::Tensor& self) {
   return at::neg(self);
 }
 
+at::Tensor Scaled(const at::Tensor& self, double scale) {
+  TORCH_CHECK(scale > 0, "scaled: scale must be positive, got ", scale);
+  return self * scale;
+}
+
+at::Tensor ScaledBackward(const at::Tensor& grad_output, const at::Tensor& self,
+                          double scale) {
+  const at::Tensor grad =
+      grad_output * scale + (grad_output.is_contiguous() ? 0 : 1);
+  return at::sum_to(grad, self.sizes());
+}
+
 }  // namespace
 
 TORCH_LIBRARY(planted_unstable, m) {
+  m.def("scaled(Tensor self, float scale) -> Tensor", Scaled);
+  m.def(
+      "scaled_backward(Tensor grad_output, Tensor self, float scale) -> Tensor",
+      ScaledBackward);
   m.def("step_at_zero(Tensor self) -> Tensor", StepAtZero);
   m.def("tail_garbage(Tensor self) -> Tensor", TailGarbage);
   m.def("write_past_end(Tensor self) -> Tensor", WritePastEnd);
