@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "common/files.h"
 #include "common/status_macros.h"
 #include "crashes/bugs/bug_mechanism.h"
@@ -100,10 +101,13 @@ struct Member {
   int64_t size;
   int oddity;
   int plainness;  // CasePlainness.
+  // An unexplained sibling that joined an explained bug (Note [Explained
+  // siblings]): ranked after the bug's own findings, so it never leads.
+  bool joined = false;
 
   auto Rank() const {
-    return std::tie(oddity, stored->untriaged, severity, plainness, size,
-                    stored->dir);
+    return std::tie(joined, oddity, stored->untriaged, severity, plainness,
+                    size, stored->dir);
   }
 };
 
@@ -517,6 +521,60 @@ absl::StatusOr<StoredFinding> ReadStoredFinding(const std::string& dir) {
   return stored;
 }
 
+namespace {
+
+// Note [Explained siblings]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~
+// A bug's key takes a simulated mechanism in the blamed feature's place
+// (BugKey), so that a kernel writing out as if contiguous is one bug with
+// a transposed out and a sliced one. A finding of the same kernel mistake
+// that the simulation does not reach (an aliased out, whose values the
+// simulation does not model; a dtype or a layout where the simulated
+// values happen to differ in a rounding) keeps its blamed feature and
+// would be a bug of its own: one root cause reported twice, the second
+// "unexplained". So a bug no mechanism explains joins the one explained
+// bug of the same op overload, variant, blamed culprit and verdict family,
+// when there is exactly one; its findings rank after the explained bug's
+// own, which keeps the lead, id and mechanism. Where two explained bugs
+// match (two mechanisms of one argument), or the finding is not blamed,
+// nothing is guessed and it stays a bug of its own.
+
+// "op|variant|culprit|family" as BugKey names them.
+std::string SiblingKey(const Finding& f, const std::string& culprit) {
+  return absl::StrJoin(
+      {QualifiedOpName(f.c), std::string(VariantName(f.c.variant)), culprit,
+       VerdictFamily(f.outcome.verdict)},
+      "|");
+}
+
+void JoinExplainedSiblings(std::map<std::string, std::vector<Member>>& groups) {
+  std::map<std::string, std::vector<std::string>> explained;
+  for (const auto& [key, members] : groups) {
+    const Finding& f = members.front().stored->finding;
+    if (f.outcome.evidence.mechanism.empty()) continue;
+    const std::vector<std::string> parts = absl::StrSplit(key, '|');
+    explained[SiblingKey(f, parts.size() > 2 ? parts[2] : "")].push_back(key);
+  }
+  for (auto it = groups.begin(); it != groups.end();) {
+    const Finding& f = it->second.front().stored->finding;
+    const auto match = explained.find(SiblingKey(f, f.blame.culprit));
+    if (!f.outcome.evidence.mechanism.empty() || f.blame.culprit.empty() ||
+        f.blame.feature == "dtype" || match == explained.end() ||
+        match->second.size() != 1) {
+      ++it;
+      continue;
+    }
+    std::vector<Member>& into = groups[match->second.front()];
+    for (Member& m : it->second) {
+      m.joined = true;
+      into.push_back(m);
+    }
+    it = groups.erase(it);
+  }
+}
+
+}  // namespace
+
 std::vector<Bug> GroupBugs(const std::vector<StoredFinding>& findings) {
   std::map<std::string, std::vector<Member>> groups;
   for (const StoredFinding& s : findings) {
@@ -529,6 +587,7 @@ std::vector<Bug> GroupBugs(const std::vector<StoredFinding>& findings) {
                                        ConfidenceOf(f), CaseSize(f.c),
                                        Oddity(f.c), CasePlainness(f.c)});
   }
+  JoinExplainedSiblings(groups);
   std::vector<Bug> bugs;
   for (auto& [key, members] : groups) bugs.push_back(BugOf(members));
   std::sort(bugs.begin(), bugs.end(), [](const Bug& a, const Bug& b) {

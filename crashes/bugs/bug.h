@@ -4,7 +4,10 @@
 // names the dtypes, so one kernel mistake seen in f32, f64 and i64 is three
 // findings. GroupBugs folds them: a bug is one op overload, variant,
 // culprit and feature (Finding::blame, empty when not blamed) and verdict
-// family (VerdictFamily); it lists the dtypes seen and sums the hits. Only
+// family (VerdictFamily); it lists the dtypes seen and sums the hits. A
+// simulated mechanism stands for the feature (BugKey), and a bug no
+// mechanism explains joins the one explained bug of the same op, variant,
+// culprit and family (Note [Explained siblings] in bug.cc). Only
 // layout bugs count: baseline failures (FindingKind::kBaselineFailure) and
 // dismissed findings (flaky, overlap) are never bugs (the report lists them
 // apart).

@@ -116,6 +116,44 @@ TEST(BugTest, TheMostOrdinaryFindingLeadsItsBug) {
   EXPECT_NE(bugs[0].findings[0], "findings/c");
 }
 
+// `f` explained by a simulated mechanism of its out.
+Finding Explained(Finding f, const std::string& mechanism) {
+  f.outcome.evidence.mechanism = mechanism;
+  f.outcome.evidence.mechanism_argument = "out";
+  f.signature += "|" + mechanism;
+  return f;
+}
+
+// Note [Explained siblings]: an unexplained bug of the same op, variant,
+// culprit and family joins the one explained bug, after its own findings;
+// with two explained bugs to choose from it stays apart.
+TEST(BugTest, AnUnexplainedSiblingJoinsTheOneExplainedBug) {
+  const Finding explained =
+      Explained(Tril(DType::kFloat32), "writes_as_contiguous");
+  const Finding sibling =
+      Tril(DType::kFloat64, Verdict::kOutsideWrite, "out", "permuted");
+  const Finding other_culprit =
+      Tril(DType::kInt64, Verdict::kOutsideWrite, "self", "permuted");
+  std::vector<StoredFinding> findings = {Stored(sibling), Stored(explained),
+                                         Stored(other_culprit)};
+  findings[0].dir = "findings/a";
+  findings[1].dir = "findings/b";
+  findings[2].dir = "findings/c";
+  std::vector<Bug> bugs = GroupBugs(findings);
+  ASSERT_EQ(bugs.size(), 2u);
+  const Bug& joined = bugs[0].culprit == "out" ? bugs[0] : bugs[1];
+  EXPECT_EQ(joined.id, BugId(explained));
+  EXPECT_EQ(joined.mechanism.name, "writes_as_contiguous");
+  EXPECT_THAT(joined.findings, ElementsAre("findings/b", "findings/a"));
+  EXPECT_EQ(joined.dtypes, (std::set<std::string>{"f32", "f64"}));
+
+  const Finding second = Explained(Tril(DType::kInt64), "leaves_unwritten");
+  findings.push_back(Stored(second));
+  findings.back().dir = "findings/d";
+  bugs = GroupBugs(findings);
+  EXPECT_EQ(bugs.size(), 4u);
+}
+
 // Time to bug: the earliest time any of its findings was first seen,
 // among those a campaign stamped.
 TEST(BugTest, ABugIsFirstSeenWithItsEarliestFinding) {
