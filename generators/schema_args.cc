@@ -84,9 +84,22 @@ class Drawer {
   Drawer(SchemaPlan plan, DType dtype, Rng& rng)
       : plan_(plan), dtype_(dtype), rng_(rng) {}
 
+  // Whether the schema takes an output_size (upsampling, adaptive
+  // pooling): its optional scales say the same thing again.
+  void SetSizedOutput(bool sized) { sized_output_ = sized; }
+
   std::optional<ArgValue> Draw(const c10::Argument& arg) {
     if (!Drawable(arg)) return std::nullopt;  // Left to its default.
     if (MayLeaveOut(arg) && rng_.OneIn(2)) return std::nullopt;
+    // A scale drawn beside an output size contradicts it more often than
+    // not (0.25 for a size kept at 3), and kernels resolve the two
+    // differently by path (upsample_nearest3d's contiguous kernel takes the
+    // size, its strided one the scale): a difference no caller meets, as
+    // F.interpolate passes one or a consistent pair. Left to its default.
+    if (sized_output_ && MayLeaveOut(arg) &&
+        absl::StartsWith(arg.name(), "scale")) {
+      return std::nullopt;
+    }
     const c10::TypePtr type = Unwrapped(arg.real_type());
     const std::string& name = arg.name();
     switch (type->kind()) {
@@ -253,6 +266,7 @@ class Drawer {
   const DType dtype_;
   Rng& rng_;
   std::optional<Dims> first_;  // The first tensor's shape.
+  bool sized_output_ = false;
 };
 
 }  // namespace
@@ -354,6 +368,9 @@ absl::StatusOr<std::vector<Argument>> DrawSchemaArgs(
         absl::StrCat(schema.name(), ": ", reason));
   }
   Drawer drawer(DrawPlan(rng), dtype, rng);
+  drawer.SetSizedOutput(std::any_of(
+      schema.arguments().begin(), schema.arguments().end(),
+      [](const c10::Argument& a) { return a.name() == "output_size"; }));
   std::vector<Argument> args;
   for (const c10::Argument& arg : schema.arguments()) {
     if (IsWritten(arg) && !draw_written) continue;

@@ -4,6 +4,7 @@
 
 #include <ATen/core/dispatch/Dispatcher.h>
 
+#include "absl/strings/match.h"
 #include "generators/schema_spec.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -104,6 +105,26 @@ TEST(SchemaArgsTest, BoolListsAreFlagsOfTheSchemaLength) {
   }
   EXPECT_EQ(drawn, 100);  // bool[3] has no default: always drawn.
   EXPECT_GT(unset, 10);
+}
+
+// Scales beside an output size would say it twice, and contradict it:
+// left to their defaults (three optional floats, each drawn half the time
+// otherwise).
+TEST(SchemaArgsTest, ScalesAreLeftOutBesideAnOutputSize) {
+  const c10::FunctionSchema upsample = Schema("aten::upsample_nearest3d", "");
+  int scales = 0, output_sizes = 0;
+  for (uint64_t seed = 1; seed <= 100; ++seed) {
+    Rng rng(seed);
+    const absl::StatusOr<std::vector<Argument>> args =
+        DrawSchemaArgs(upsample, DType::kFloat32, rng);
+    ASSERT_TRUE(args.ok()) << args.status();
+    for (const Argument& a : *args) {
+      scales += absl::StartsWith(a.name, "scale");
+      output_sizes += a.name == "output_size";
+    }
+  }
+  EXPECT_EQ(output_sizes, 100);
+  EXPECT_EQ(scales, 0);
 }
 
 TEST(SchemaArgsTest, UndrawableArgumentsAreNamed) {
