@@ -246,15 +246,19 @@ namespace {
 // requirement ("must") on strides or the storage offset (view_as_complex:
 // "Tensor must have a last dimension with stride 1"), or a check on them
 // that TORCH_CHECK words ("Expected X.is_contiguous(memory_format) to be
-// true").
+// true"), or a case the op says it does not support yet ("NestedTensor
+// does not support reductions when the input is noncontiguous for now").
 std::string StatedLayoutPrecondition(const std::string& error) {
   const std::string line = error.substr(0, error.find('\n'));
   const std::string lower = absl::AsciiStrToLower(line);
   for (absl::string_view words :
        {"requires contiguous", "is not contiguous", "expected contiguous",
-        "supports contiguous", "non-contiguous", "unsupported memory format"}) {
+        "supports contiguous", "non-contiguous", "noncontiguous",
+        "unsupported memory format"}) {
     if (absl::StrContains(lower, words)) return line;
   }
+  static const std::regex kNotYet(R"(not support.*for now)");
+  if (std::regex_search(lower, kNotYet)) return line;
   // "must be contiguous", "expected values to be a strided and contiguous
   // tensor".
   static const std::regex kToBeContiguous(

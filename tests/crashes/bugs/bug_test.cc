@@ -309,6 +309,13 @@ TEST(BugTest, RejectionsStatingALayoutPreconditionAreLowConfidence) {
   stated.outcome.evidence.error =
       "for now to_padded_tensor only supports contiguous nested tensor";
   EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
+  stated.outcome.evidence.error =
+      "NestedTensor does not support reductions when the input is "
+      "noncontiguous for now.";
+  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
+  stated.outcome.evidence.error =
+      "sum is not supported for this layout for now";
+  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
   // A bare TORCH_CHECK on the layout (native_group_norm's).
   stated.outcome.evidence.error =
       "Expected X.is_contiguous(memory_format) to be true, but got false.  "
