@@ -139,7 +139,14 @@ ReplaySummary RunReplay(const std::vector<ReplayItem>& items,
       log << "ERROR: " << path << ": " << r.error << "\n";
       ++summary.errors;
     } else if (!r.finding.has_value()) {
-      log << "FIXED: " << path << "\n";
+      // Every layout rejecting the arguments reads as fixed too: an op that
+      // checks them now, or arguments dpfuzz now rejects before the call
+      // (Note [The forward decides a backward's domain]).
+      log << "FIXED: " << path
+          << (r.verdict == Verdict::kBothRejected
+                  ? " (every layout's arguments are rejected now)"
+                  : "")
+          << "\n";
       ++summary.fixed;
     } else if (!item.expected.has_value() ||
                SameBug(*item.expected, *r.finding)) {

@@ -1,8 +1,9 @@
-// Probes of the contiguous baseline's own behaviour, paid for by findings
-// only: whether the baseline reads or writes past its arguments, leaves
-// part of its result unwritten, or differs from the variant only with the
-// NaN the inputs were drawn with. A finding they explain is not a layout
-// bug (a baseline failure, or low confidence).
+// Probes of the contiguous baseline's own behaviour: whether the baseline
+// reads or writes past its arguments, leaves part of its result unwritten,
+// or differs from the variant only with the NaN the inputs were drawn with
+// (paid for by findings only; a finding they explain is a baseline failure,
+// or low confidence); and whether a backward op's arguments are inside its
+// forward's domain (every case of a backward op, before its calls).
 //
 //   absl::StatusOr<std::string> why =
 //       BaselineFault(op, c, variant, written, outcome.evidence.where, device);
@@ -70,16 +71,19 @@
 // with arguments its forward (aten::huber_loss) accepted and with a
 // grad_output of the shape the forward returned. Drawn or reduced, a case
 // can give it others: a huber delta of -1, which the forward rejects and
-// the backward never checks; a 0-dim grad_output for a self of [2]. What
-// the kernel does with them is undefined, and a difference between its
-// layouts there is no bug a maintainer accepts. So, for a finding of an op
-// named X_backward where an op X exists whose every argument without a
-// default the case gives by name, X runs once on the contiguous
-// arguments: when it rejects them, or returns a first result of other
-// sizes than the backward's grad_output ("grad_output", "grad_out",
-// "grad"), the finding is a baseline failure. Backward ops whose forward
-// takes arguments they lack (native_batch_norm_backward has no momentum)
-// are not judged so.
+// the backward never checks; a 0-dim grad_output for a self of [2]; a
+// grad_output [1, 1, 1, 2] for a max_pool3d whose result is [1, 1, 1, 1],
+// on which the kernel writes past grad_input and dies. What the kernel does
+// with them is undefined, and a difference between its layouts there, or a
+// crash, is no bug a maintainer accepts. So, for an op named X_backward
+// where an op X exists whose every argument without a default the case
+// gives by name, X runs first on the contiguous arguments (a baseline-side
+// call: a death there is the arguments'); when it rejects them, or returns
+// a first result of other sizes than the backward's grad_output
+// ("grad_output", "grad_out", "grad"), the case is rejected before the
+// backward is called (both_rejected, an invalid draw, which the reducer
+// never reduces to). Backward ops whose forward takes arguments they lack
+// (native_batch_norm_backward has no momentum) are not judged so.
 
 #ifndef DPFUZZ_ORACLES_BASELINE_PROBES_H_
 #define DPFUZZ_ORACLES_BASELINE_PROBES_H_
@@ -113,7 +117,7 @@ absl::StatusOr<std::string> BaselineFault(
 
 // Why the case's arguments are outside its backward op's domain, "" when
 // they are not or the op is no backward with a forward to ask (Note [The
-// forward decides a backward's domain]).
+// forward decides a backward's domain]). Before any call of the case.
 absl::StatusOr<std::string> ForwardFault(const Case& c,
                                          const CaseTensors& variant);
 

@@ -615,6 +615,12 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c,
     DPFUZZ_ASSIGN_OR_RETURN(variant, MaterializeVariant(c));
     baseline = MaterializeBaseline(variant);
   }
+  // Note [The forward decides a backward's domain]: arguments no caller
+  // passes are rejected before the variant is called.
+  DPFUZZ_ASSIGN_OR_RETURN(const std::string outside, ForwardFault(c, variant));
+  if (!outside.empty()) {
+    return MakeFinding(Verdict::kBothRejected, Described("arguments", outside));
+  }
   // A CUDA case's baseline also runs on the CPU (Verdict::kDeviceMismatch);
   // built now, before any call writes the variant's tensors.
   std::optional<CaseTensors> on_cpu;
@@ -684,11 +690,6 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c,
     DPFUZZ_ASSIGN_OR_RETURN(
         std::string why,
         BaselineFault(op, c, variant, written, outcome.evidence.where, device));
-    if (!why.empty()) outcome = BaselineFailure(std::move(outcome), why);
-  }
-  // Note [The forward decides a backward's domain].
-  if (IsFinding(outcome.verdict) && outcome.kind == FindingKind::kLayoutBug) {
-    DPFUZZ_ASSIGN_OR_RETURN(std::string why, ForwardFault(c, variant));
     if (!why.empty()) outcome = BaselineFailure(std::move(outcome), why);
   }
   // Note [Findings that need NaN].
