@@ -297,34 +297,23 @@ TEST(BugTest, RejectionsStatingALayoutPreconditionAreLowConfidence) {
   const ConfidenceJudgement j = ConfidenceOf(stated);
   EXPECT_EQ(j.confidence, Confidence::kLow);
   EXPECT_THAT(j.reason, HasSubstr("\"saved_v must be contiguous\""));
-  stated.outcome.evidence.error =
-      "Unsupported memory format. Supports only ChannelsLast, Contiguous";
-  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
-  stated.outcome.evidence.error =
-      "expected values to be a strided and contiguous tensor";
-  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
-  stated.outcome.evidence.error =
-      "Tensor must have a storage_offset divisible by 2";
-  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
-  stated.outcome.evidence.error =
-      "for now to_padded_tensor only supports contiguous nested tensor";
-  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
-  stated.outcome.evidence.error =
-      "NestedTensor does not support reductions when the input is "
-      "noncontiguous for now.";
-  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
-  stated.outcome.evidence.error =
-      "sum is not supported for this layout for now";
-  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
-  // A bare TORCH_CHECK on the layout (native_group_norm's).
-  stated.outcome.evidence.error =
-      "Expected X.is_contiguous(memory_format) to be true, but got false.  "
-      "(Could this error message be improved?  If so, please report an "
-      "enhancement request to PyTorch.)";
-  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
-  stated.outcome.evidence.error =
-      "Expected grad_output.stride(-1) == 1 to be true, but got false.";
-  EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
+  for (const char* error : {
+           "Unsupported memory format. Supports only ChannelsLast, Contiguous",
+           "expected values to be a strided and contiguous tensor",
+           "Tensor must have a storage_offset divisible by 2",
+           "for now to_padded_tensor only supports contiguous nested tensor",
+           "NestedTensor does not support reductions when the input is "
+           "noncontiguous for now.",
+           "sum is not supported for this layout for now",
+           // A bare TORCH_CHECK on the layout (native_group_norm's).
+           "Expected X.is_contiguous(memory_format) to be true, but got "
+           "false.  (Could this error message be improved?  If so, please "
+           "report an enhancement request to PyTorch.)",
+           "Expected grad_output.stride(-1) == 1 to be true, but got false.",
+       }) {
+    stated.outcome.evidence.error = error;
+    EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow) << error;
+  }
   // A bare check on something else states no layout precondition.
   stated.outcome.evidence.error =
       "Expected input.dim() == 4 to be true, but got false.";
