@@ -36,6 +36,9 @@ for target in "${targets[@]}"; do
   for seed in $(seq 1 "$seeds"); do
     "$dpfuzz" --op="${op#aten::}" --jobs=1 --max_time="$seconds" --seed="$seed" \
       --findings="$work/s$seed" >/dev/null 2>&1 || true
+    # What the campaign's time left unreduced is reduced to the end, as a
+    # user finishes a campaign's triage.
+    "$dpfuzz" triage "$work/s$seed" >/dev/null 2>&1 || true
   done
   python3 - "$work" "$seeds" "$op" "$variant" "$family" <<'PY'
 import json, os, sys

@@ -622,9 +622,10 @@ CampaignSummary Campaign::Run() {
   summary_.untriaged = triage_->counts().untriaged;
   if (summary_.untriaged > 0 && store_.has_value()) {
     log_ << "INFO: " << summary_.untriaged
-         << " root cause(s) stored untriaged (as found: not reduced, some "
-            "not blamed): the triage budget (--triage_share of the "
-            "campaign's time) ran out; `dpfuzz triage "
+         << " root cause(s) stored untriaged (not reduced or not reduced "
+            "to the end, some not blamed): the triage budget "
+            "(--triage_share of the campaign's time) or the campaign's "
+            "time ran out; `dpfuzz triage "
          << options_.findings_dir << "` finishes them" << std::endl;
   }
   if (store_.has_value()) {

@@ -323,10 +323,9 @@ const Triage::Triaged* Triage::SameCause(const Finding& found, double elapsed,
              : nullptr;
 }
 
-std::optional<Finding> Triage::ReduceAndBlame(const Finding& found,
-                                              IsolatedRunner& runner,
-                                              double remaining,
-                                              std::vector<Finding>& others) {
+std::optional<Triage::Reduced> Triage::ReduceAndBlame(
+    const Finding& found, IsolatedRunner& runner, double remaining,
+    std::vector<Finding>& others) {
   const auto start = std::chrono::steady_clock::now();
   ReduceOptions options;
   options.max_calls = kReduceMaxCalls;
@@ -342,9 +341,10 @@ std::optional<Finding> Triage::ReduceAndBlame(const Finding& found,
        << ReductionSummary(found.c, r) << std::endl;
   spent_seconds_ += Seconds(start);
   if (r.flaky) return std::nullopt;
-  Finding finding = r.finding;
-  finding.blame = BlameOf(finding, runner);
-  return finding;
+  Reduced reduced{
+      r.finding, r.budget_exhausted && options.max_seconds < kReduceMaxSeconds};
+  reduced.finding.blame = BlameOf(reduced.finding, runner);
+  return reduced;
 }
 
 void Triage::Generalize(const std::string& dir, const Finding& f,
@@ -395,9 +395,10 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
   // Note [Cheapest steps first]: with root causes queued, a new one is
   // only blamed now and queued for its reduction.
   const bool reduce = runner != nullptr && backlog_.empty();
+  bool reduced_fully = false;
   if (reduce) {
     std::vector<Finding> others;
-    const std::optional<Finding> reduced =
+    const std::optional<Reduced> reduced =
         ReduceAndBlame(*unshared, *runner, remaining, others);
     if (!reduced.has_value()) {
       ++counts_.flaky;
@@ -407,7 +408,9 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
            << " (did not show again in a fresh run; not a bug)" << std::endl;
       return;
     }
-    finding = *reduced;
+    finding = reduced->finding;
+    reduced_fully = !reduced->cut_short;
+    if (!reduced_fully) ++counts_.unreduced;
     // Other bugs met on the way are findings of their own, triaged later.
     for (const Finding& other : others) {
       if (!findings_.count(other.signature)) {
@@ -424,15 +427,17 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
   const std::string where = new_bug
                                 ? Store(finding, original, /*check_repro=*/true)
                                 : StoreForBug(finding, original, id);
-  if (reduce && where != "(not stored)") Generalize(where, finding, *runner);
+  if (reduced_fully && where != "(not stored)") {
+    Generalize(where, finding, *runner);
+  }
   causes_[ReductionKey(found)].push_back(
-      Triaged{finding.blame, id, /*pending=*/!reduce});
+      Triaged{finding.blame, id, /*pending=*/!reduced_fully});
   Attach(finding, id);
   if (!(finding.signature == found.signature)) {
     Attach(Finding{found.c, found.outcome, found.signature, finding.blame}, id);
     --bugs_[id].hits;  // One hit, two signatures.
   }
-  if (!reduce && store_ != nullptr && where != "(not stored)") {
+  if (!reduced_fully && store_ != nullptr && where != "(not stored)") {
     Annotate(where, kUntriagedKey, true);
     if (options_.reduce) {
       backlog_.push_back(Queued{where, finding, now_, runner != nullptr});
@@ -443,7 +448,7 @@ void Triage::NewCause(const Finding& found, double elapsed, double remaining) {
   bug.dir = where;
   bug.first_seen_seconds = now_;
   bug.lead_oddity = Oddity(finding.c);
-  TellBug(id, finding, where, reduce, runner != nullptr);
+  TellBug(id, finding, where, reduced_fully, runner != nullptr);
 }
 
 void Triage::TellBug(const std::string& id, const Finding& finding,

@@ -180,9 +180,16 @@ class Triage {
   const Triaged* SameCause(const Finding& found, double elapsed,
                            bool reduced_only = false);
   void NewCause(const Finding& found, double elapsed, double remaining);
+  struct Reduced {
+    Finding finding;
+    // The campaign's time ended the reduction before the reducer's own
+    // budget did: the case may shrink further, so its root cause stays
+    // untriaged and queued (`dpfuzz triage` goes on from it).
+    bool cut_short = false;
+  };
   // `found` reduced and blamed (other bugs met on the way are added to
   // `others`); nullopt when it did not show again.
-  std::optional<Finding> ReduceAndBlame(const Finding& found,
+  std::optional<Reduced> ReduceAndBlame(const Finding& found,
                                         IsolatedRunner& runner,
                                         double remaining,
                                         std::vector<Finding>& others);

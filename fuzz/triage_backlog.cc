@@ -113,15 +113,15 @@ void Triage::Retriage(const StoredFinding& stored, double elapsed,
   const Finding& found = stored.finding;
   const std::string key = ReductionKey(found);
   const std::string old_id = BugId(found);
-  std::optional<Finding> finding;
+  std::optional<Reduced> reduced;
   std::vector<Finding> others;
   if (const Triaged* same = SameCause(found, elapsed, /*reduced_only=*/true)) {
-    finding = found;
-    finding->blame = same->blame;
+    reduced = Reduced{found};
+    reduced->finding.blame = same->blame;
   } else {
-    finding = ReduceAndBlame(found, *runner, std::max(remaining, 1.0), others);
+    reduced = ReduceAndBlame(found, *runner, std::max(remaining, 1.0), others);
   }
-  if (!finding.has_value()) {
+  if (!reduced.has_value()) {
     ++counts_.flaky;
     Annotate(stored.dir, "flaky", true);
     Annotate(stored.dir, "dismissal",
@@ -133,6 +133,7 @@ void Triage::Retriage(const StoredFinding& stored, double elapsed,
          << " (did not show again in a fresh run; not a bug)" << std::endl;
     return;
   }
+  const Finding* finding = &reduced->finding;
   const std::string id = BugId(*finding);
   // The reduced case takes the stored one's place, or a directory of its
   // own when its signature changed; the stored one keeps its case and
@@ -147,8 +148,14 @@ void Triage::Retriage(const StoredFinding& stored, double elapsed,
   Annotate(stored.dir, "culprit", finding->blame.culprit);
   Annotate(stored.dir, "feature", finding->blame.feature);
   Annotate(stored.dir, kUntriagedKey, false);
-  Generalize(where, *finding, *runner);
-  Rekey(key, old_id, id, finding->blame, /*pending=*/false);
+  if (reduced->cut_short) {
+    // Goes on from here when its turn comes again, or in `dpfuzz triage`.
+    Annotate(where, kUntriagedKey, true);
+    backlog_.push_back(Queued{where, *finding, now_, /*blamed=*/true});
+  } else {
+    Generalize(where, *finding, *runner);
+  }
+  Rekey(key, old_id, id, finding->blame, /*pending=*/reduced->cut_short);
   Attach(*finding, id);
   BugRecord& bug = bugs_[id];
   if (bug.dir.empty() || bug.dir == stored.dir) bug.dir = where;
@@ -159,7 +166,8 @@ void Triage::Retriage(const StoredFinding& stored, double elapsed,
     }
   }
   NewLine();
-  log_ << "TRIAGED: " << old_id << " -> " << id
+  log_ << (reduced->cut_short ? "PARTLY TRIAGED: " : "TRIAGED: ") << old_id
+       << " -> " << id
        << (finding->blame.culprit.empty()
                ? std::string(" (no single culprit)")
                : absl::StrCat(": `", finding->blame.culprit, "` ",

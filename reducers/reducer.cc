@@ -101,7 +101,8 @@ ReduceResult Reduction::Run() {
   std::vector<ReductionPass> passes = DefaultReductionPasses();
   std::map<std::string, int>& kept = result_.kept_by_pass;
   const Attempt attempt = [this](const Case& c) { return TryCandidate(c); };
-  for (bool progress = true; progress && !OutOfBudget();) {
+  bool progress = true;
+  while (progress && !OutOfBudget()) {
     progress = false;
     // Passes that kept more candidates first; ties in their first order.
     std::stable_sort(passes.begin(), passes.end(),
@@ -115,6 +116,9 @@ ReduceResult Reduction::Run() {
       }
     }
   }
+  // A budget spent before a pass could try a candidate (the original's
+  // rerun took it all) or between passes still left the reduction unfinished.
+  result_.budget_exhausted = result_.budget_exhausted || progress;
   result_.reduced = current_;
   result_.finding = finding_;
   if (options_.verify) {

@@ -6,7 +6,9 @@
 # marked untriaged, and says so in its SUMMARY line, its last INFO line and
 # its report. `dpfuzz triage` then reduces and blames each, writes its
 # issue.md, clears the marks and rewrites the report; run again, it has
-# nothing left to do.
+# nothing left to do. A reduction the campaign's end cuts short
+# (slow_sneaky_neg: every call takes 0.1 s) leaves its root cause untriaged
+# too, and `dpfuzz triage` reduces it to the end.
 set -u
 dpfuzz="$1"
 source "$(dirname "$0")/test_lib.sh"
@@ -43,6 +45,18 @@ grep -q "^INFO: reduced planted::sneaky_neg" "$dir/triage" || die "triage did no
 
 "$dpfuzz" triage "$dir/f" >"$dir/again" 2>&1 || die "second dpfuzz triage failed"
 grep -q "^INFO: 0 untriaged root cause(s)" "$dir/again" || die "second triage found work: $(head -3 "$dir/again")"
+
+"$dpfuzz" --op=planted::slow_sneaky_neg --jobs=1 --max_time=8 --seed=3 \
+  --findings="$dir/slow" >"$dir/slow.out" 2>&1
+grep -q "^INFO: reduced planted::slow_sneaky_neg.*(budget exhausted)" "$dir/slow.out" ||
+  die "the slow reduction was not cut short: $(grep -E '^(INFO: reduced|SUMMARY)' "$dir/slow.out")"
+grep -q "^SUMMARY: .* untriaged=1" "$dir/slow.out" ||
+  die "a reduction cut short is not untriaged: $(grep SUMMARY "$dir/slow.out")"
+"$dpfuzz" triage "$dir/slow" >"$dir/slow.triage" 2>&1 || die "dpfuzz triage of the cut-short reduction failed"
+grep "^INFO: reduced planted::slow_sneaky_neg" "$dir/slow.triage" | grep -qv "budget exhausted" ||
+  die "dpfuzz triage did not reduce to the end: $(grep reduced "$dir/slow.triage")"
+[ "$(json "$dir/slow/report.json" "(j['summary']['untriaged'], [b['culprit'] for b in j['bugs']])")" = "(0, ['self'])" ] ||
+  die "report.json after triage of the cut-short reduction: $(json "$dir/slow/report.json" "j['summary']")"
 
 "$dpfuzz" triage "$dir/none" >"$dir/bad" 2>&1
 [ $? = 2 ] || die "triage of a missing directory is not a usage error"

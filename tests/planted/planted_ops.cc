@@ -63,6 +63,13 @@ at::Tensor SneakyNeg(const at::Tensor& self) {
   return at::neg(self);
 }
 
+// input_modified, slowly: sneaky_neg with every call taking 0.1 s, so
+// that reducing a finding takes longer than a short campaign has left.
+at::Tensor SlowSneakyNeg(const at::Tensor& self) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  return SneakyNeg(self);
+}
+
 // outside_write: in place, walks numel() elements from data_ptr() as if
 // the view were dense, so a strided self has its gaps overwritten.
 at::Tensor& FlatFillOne(at::Tensor& self) {
@@ -220,6 +227,7 @@ TORCH_LIBRARY(planted, m) {
   m.def("picky_neg(Tensor self) -> Tensor", PickyNeg);
   m.def("asserting_neg(Tensor self) -> Tensor", AssertingNeg);
   m.def("sneaky_neg(Tensor self) -> Tensor", SneakyNeg);
+  m.def("slow_sneaky_neg(Tensor self) -> Tensor", SlowSneakyNeg);
   m.def("flat_fill_one(Tensor self) -> Tensor",
         [](const at::Tensor& self) { return at::ones_like(self); });
   m.def("flat_fill_one_(Tensor(a!) self) -> Tensor(a!)", FlatFillOne);

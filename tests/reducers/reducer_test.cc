@@ -203,6 +203,20 @@ TEST(ReducerTest, TheCallBudgetIsKept) {
   EXPECT_TRUE(SimplerThan(r.reduced, start));
 }
 
+// A budget that the original's rerun spends leaves the reduction undone,
+// and says so: a campaign then queues the finding to go on from it.
+TEST(ReducerTest, ABudgetSpentBeforeAnyCandidateIsExhausted) {
+  const Case start = LoadKnownCase("tril-out-gapped-writes-outside-view");
+  ReduceOptions options;
+  options.max_calls = 1;
+  const ReduceResult r = Reduce(
+      Original(start, Verdict::kMismatch),
+      RunnerOf([](const Case&) { return true; }, Verdict::kMismatch), options);
+  EXPECT_FALSE(r.flaky);
+  EXPECT_TRUE(r.budget_exhausted);
+  EXPECT_EQ(r.reduced, start);
+}
+
 // Another verdict met on the way is reported, not followed; a result that
 // fails verification gives way to the original.
 TEST(ReducerTest, OtherFindingsAreReportedAndVerificationIsRequired) {
