@@ -138,26 +138,22 @@ absl::StatusOr<std::string> ForwardFault(const Case& c,
                                          const CaseTensors& variant) {
   constexpr absl::string_view kSuffix = "_backward";
   if (!absl::EndsWith(c.op, kSuffix)) return "";
-  Case forward = c;
-  forward.op = c.op.substr(0, c.op.size() - kSuffix.size());
-  forward.overload = "";
-  forward.variant = Variant::kFunctional;
-  forward.aliases.clear();
-  forward.grad_outputs.clear();
-  absl::StatusOr<c10::OperatorHandle> op =
-      FindOperator(forward.op, forward.overload);
+  const std::string forward = c.op.substr(0, c.op.size() - kSuffix.size());
+  absl::StatusOr<c10::OperatorHandle> op = FindOperator(forward, "");
   if (!op.ok()) return "";
   const CaseTensors before = MaterializeBaselineBefore(variant);
+  // Invoke takes what the forward's schema names, by name, from the
+  // backward's case: its tensors and scalars, never its variant.
   absl::StatusOr<CallResult> r = [&] {
     const at::NoGradGuard no_grad;
-    return Invoke(*op, forward, before.args);
+    return Invoke(*op, c, before.args);
   }();
   // An argument the forward needs that the case lacks: nothing to ask.
   if (!r.ok()) return "";
   const std::string no_caller =
       " (no caller of the backward passes them, unchecked)";
   if (r->outcome != CallOutcome::kOk) {
-    return absl::StrCat("the forward op ", forward.op,
+    return absl::StrCat("the forward op ", forward,
                         " rejects these arguments: ", r->error, no_caller);
   }
   if (r->outputs.empty() || !r->outputs.front().defined()) return "";
@@ -168,7 +164,7 @@ absl::StatusOr<std::string> ForwardFault(const Case& c,
     const at::IntArrayRef result = r->outputs.front().sizes();
     if (sizes == result) return "";
     return absl::StrCat(name, " is [", absl::StrJoin(sizes, ", "),
-                        "] where the forward op ", forward.op, " returns [",
+                        "] where the forward op ", forward, " returns [",
                         absl::StrJoin(result, ", "), "]", no_caller);
   }
   return "";

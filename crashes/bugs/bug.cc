@@ -14,7 +14,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "common/files.h"
 #include "common/status_macros.h"
 #include "crashes/bugs/bug_mechanism.h"
@@ -328,22 +327,10 @@ std::string RepeatedIndexWithoutAccumulate(const Case& c) {
   return "";
 }
 
-}  // namespace
-
-namespace {
-
 // A printed element that is a number: not "nan", "inf" or "-inf" (nor a
 // complex with such a part).
 bool IsFiniteText(const std::string& text) {
   return !absl::StrContains(text, "nan") && !absl::StrContains(text, "inf");
-}
-
-// Some floating tensor of the case was drawn with special values.
-bool HoldsSpecials(const Case& c) {
-  for (const TensorSpec* t : AllTensorSpecsOf(c)) {
-    if (t->values.specials != 0) return true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -413,7 +400,7 @@ ConfidenceJudgement ConfidenceOf(const Finding& f) {
   if (const std::string& expected = f.outcome.evidence.expected;
       (f.outcome.verdict == Verdict::kMismatch ||
        f.outcome.verdict == Verdict::kGradMismatch) &&
-      !expected.empty() && !IsFiniteText(expected) && HoldsSpecials(c)) {
+      !expected.empty() && !IsFiniteText(expected) && HoldsUnusualValues(c)) {
     return {Confidence::kLow,
             absl::StrCat("the baseline's value where they differ is ", expected,
                          " and the inputs hold special values (inf, NaN, "
@@ -439,6 +426,17 @@ std::string EvidenceLine(const Evidence& e) {
   return text.substr(0, text.find('\n'));
 }
 
+// The argument a bug is keyed by: the blamed one, else the one an
+// unblamed finding's simulated mechanism names (a result names none).
+std::string BugCulprit(const Finding& f) {
+  const Evidence& e = f.outcome.evidence;
+  if (!f.blame.culprit.empty() || e.mechanism.empty() ||
+      NamesAResult(e.mechanism_argument)) {
+    return f.blame.culprit;
+  }
+  return e.mechanism_argument;
+}
+
 std::string BugKey(const Finding& f) {
   // A nested kernel that ignores where its components lie shows with any of
   // their features (order, gaps, permuted dims): one bug, not one per
@@ -450,18 +448,13 @@ std::string BugKey(const Finding& f) {
   // wrong, of which the blamed feature is one sample: a kernel writing out
   // as if it were contiguous shows with a transposed out and with one
   // sliced with steps, one bug. It names the argument of an unblamed
-  // finding too.
-  const Evidence& e = f.outcome.evidence;
-  std::string culprit = f.blame.culprit;
-  if (!e.mechanism.empty()) {
-    feature = e.mechanism;
-    if (culprit.empty() && !NamesAResult(e.mechanism_argument)) {
-      culprit = e.mechanism_argument;
-    }
+  // finding too (BugCulprit).
+  if (!f.outcome.evidence.mechanism.empty()) {
+    feature = f.outcome.evidence.mechanism;
   }
   std::string key = absl::StrJoin(
-      {QualifiedOpName(f.c), std::string(VariantName(f.c.variant)), culprit,
-       feature, VerdictFamily(f.outcome.verdict)},
+      {QualifiedOpName(f.c), std::string(VariantName(f.c.variant)),
+       BugCulprit(f), feature, VerdictFamily(f.outcome.verdict)},
       "|");
   if (f.blame.feature == "dtype") {
     absl::StrAppend(&key, "|", absl::StrJoin(DTypesOf(f.c), ","));
@@ -556,8 +549,7 @@ void JoinExplainedSiblings(std::map<std::string, std::vector<Member>>& groups) {
   for (const auto& [key, members] : groups) {
     const Finding& f = members.front().stored->finding;
     if (f.outcome.evidence.mechanism.empty()) continue;
-    const std::vector<std::string> parts = absl::StrSplit(key, '|');
-    explained[SiblingKey(f, parts.size() > 2 ? parts[2] : "")].push_back(key);
+    explained[SiblingKey(f, BugCulprit(f))].push_back(key);
   }
   for (auto it = groups.begin(); it != groups.end();) {
     const Finding& f = it->second.front().stored->finding;

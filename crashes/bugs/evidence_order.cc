@@ -6,7 +6,6 @@
 #include "generators/values.h"
 
 namespace dpfuzz {
-namespace {
 
 bool HoldsUnusualValues(const Case& c) {
   for (const TensorSpec* t : AllTensorSpecsOf(c)) {
@@ -20,8 +19,6 @@ bool HoldsUnusualValues(const Case& c) {
   }
   return false;
 }
-
-}  // namespace
 
 int Oddity(const Case& c) {
   if (!c.aliases.empty()) return 2;

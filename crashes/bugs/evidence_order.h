@@ -18,11 +18,14 @@
 
 namespace dpfuzz {
 
+// A tensor of the case holds values a maintainer reads as contrived:
+// specials its dtype has (NaN, infinities, -0, subnormals, integer
+// extremes), values across the dtype's range, explicit values that are
+// not finite.
+bool HoldsUnusualValues(const Case& c);
+
 // 2 when the case's arguments share memory (calls PyTorch leaves
-// undefined), 1 when a tensor holds values a maintainer reads as contrived
-// (specials its dtype has: NaN, infinities, -0, subnormals, integer
-// extremes; values across the dtype's range; explicit values that are not
-// finite), else 0.
+// undefined), 1 when it HoldsUnusualValues, else 0.
 int Oddity(const Case& c);
 
 // Total elements of a case's tensors.
