@@ -95,17 +95,30 @@ bool DropDims(const Case& current, const Attempt& attempt) {
   return kept;
 }
 
-// Size `to` for dim `d` (counted from the end, as broadcasting aligns
-// dims) of every tensor whose size there is `from`; or of tensor `i` alone.
+// Which tensors a size step resizes: tensor `i` alone; every tensor of
+// its size there (tied inputs, a right-size out); or every tensor longer
+// there by as much (an out= or grad_output whose size follows the inputs'
+// by a fixed amount: padding, a convolution's kernel).
+enum class Resizing { kOne, kSameSize, kSameStep };
+
+// Dim `d` (counted from the end, as broadcasting aligns dims) of tensor
+// `i`, sized `from`, made `to`, and of the tensors `how` names alike.
 Case Resized(const Case& c, size_t i, size_t d_from_end, int64_t from,
-             int64_t to, bool all) {
+             int64_t to, Resizing how) {
   Case copy = c;
   std::vector<TensorSpec*> ts = AllTensorSpecsOf(copy);
+  const int64_t step = from - to;
   for (size_t k = 0; k < ts.size(); ++k) {
     Dims& sizes = ts[k]->layout.sizes;
-    if ((k != i && !all) || d_from_end >= sizes.size()) continue;
+    if ((k != i && how == Resizing::kOne) || d_from_end >= sizes.size()) {
+      continue;
+    }
     int64_t& s = sizes[sizes.size() - 1 - d_from_end];
-    if (s == from) s = to;
+    if (k == i || (how == Resizing::kSameSize && s == from)) {
+      s = to;
+    } else if (how == Resizing::kSameStep && s > step) {
+      s -= step;
+    }
   }
   return copy;
 }
@@ -137,7 +150,7 @@ bool Gallop(
   }
 }
 
-bool ShrinkOne(const Case& current, size_t i, size_t d_from_end, bool all,
+bool ShrinkOne(const Case& current, size_t i, size_t d_from_end, Resizing how,
                const Attempt& attempt) {
   return Gallop(
       [&]() -> int64_t {
@@ -150,7 +163,7 @@ bool ShrinkOne(const Case& current, size_t i, size_t d_from_end, bool all,
       [&](int64_t from, int64_t to) {
         // Strides kept; else dense again in the same order (a transposed,
         // channels_last or dense permuted layout stays one).
-        const Case kept = Resized(current, i, d_from_end, from, to, all);
+        const Case kept = Resized(current, i, d_from_end, from, to, how);
         Case dense = kept;
         for (TensorSpec* t : AllTensorSpecsOf(dense)) {
           t->layout.strides =
@@ -167,8 +180,10 @@ bool ShrinkSizes(const Case& current, const Attempt& attempt) {
     for (size_t d = 0;; ++d) {
       const std::vector<const TensorSpec*> ts = AllTensorSpecsOf(current);
       if (i >= ts.size() || d >= ts[i]->layout.sizes.size()) break;
-      kept |= ShrinkOne(current, i, d, /*all=*/true, attempt);
-      kept |= ShrinkOne(current, i, d, /*all=*/false, attempt);
+      for (const Resizing how :
+           {Resizing::kSameSize, Resizing::kSameStep, Resizing::kOne}) {
+        kept |= ShrinkOne(current, i, d, how, attempt);
+      }
     }
   }
   return kept;
@@ -359,6 +374,23 @@ bool SimplifyValues(const Case& current, const Attempt& attempt) {
 // simplify_values only tries 0 and 1, and a snippet reads best with the
 // smallest numbers that show the bug. Negative ones (dims counted from the
 // end) stay.
+// `c`, then `c` with one dim of one tensor shorter by `step`, for each
+// in turn: a size that follows a number (an out= or grad_output padded by
+// it, a length narrowed to it) shrinks with it, else the op resizes out or
+// rejects the case.
+std::vector<Case> WithASizeThatFollows(const Case& c, int64_t step) {
+  std::vector<Case> candidates{c};
+  const size_t tensors = AllTensorSpecsOf(c).size();
+  for (size_t i = 0; i < tensors; ++i) {
+    for (size_t d = 0; d < AllTensorSpecsOf(c)[i]->layout.sizes.size(); ++d) {
+      if (AllTensorSpecsOf(c)[i]->layout.sizes[d] <= step) continue;
+      candidates.push_back(WithTensor(
+          c, i, [d, step](TensorSpec& t) { t.layout.sizes[d] -= step; }));
+    }
+  }
+  return candidates;
+}
+
 bool ShrinkInts(const Case& current, const Attempt& attempt) {
   bool kept = false;
   for (size_t a = 0; a < current.args.size(); ++a) {
@@ -380,10 +412,10 @@ bool ShrinkInts(const Case& current, const Attempt& attempt) {
             const int64_t* v = number(c);
             return v != nullptr ? *v : -1;
           },
-          [&](int64_t, int64_t to) {
+          [&](int64_t from, int64_t to) {
             Case c = current;
             *number(c) = to;
-            return std::vector<Case>{c};
+            return WithASizeThatFollows(c, from - to);
           },
           0, attempt);
     }

@@ -21,8 +21,11 @@
 // to_cpu, then for nested tensors drop_components, shrink_components and
 // contiguous_components (reducers/nested_passes.h). Size and dtype
 // changes are tried on every tensor that shares the size or dtype first (shapes
-// and dtypes of arguments are related), then on one tensor alone (run only
-// where it unties no tensors of the same sizes, reducers/shape_ties.h).
+// and dtypes of arguments are related), a size step then on every tensor
+// longer in that dim by as much (an out= or grad_output whose size follows an
+// input's by a fixed amount, as a padding's or a convolution's does), then on
+// one tensor alone (run only where it unties no tensors of the same sizes,
+// reducers/shape_ties.h).
 // Aliases stay: sharing memory is part of a finding's signature.
 
 #ifndef DPFUZZ_REDUCERS_REDUCTION_PASSES_H_

@@ -144,6 +144,34 @@ TEST(ReducerTest, TensorsOfTheSameSizesKeepThem) {
   EXPECT_EQ(ts[0]->layout.sizes, ts[1]->layout.sizes);
 }
 
+// Needs an out one longer than self in its last dim, as a padding's is:
+// both shrink by the same steps, to self [1, 1] and out [1, 2]; neither
+// shrinks alone, nor do they shrink as tensors of one size.
+TEST(ReducerTest, AnOutLongerByAFixedAmountShrinksWithItsInput) {
+  Case start = LoadKnownCase("tril-out-gapped-writes-outside-view");
+  std::vector<TensorSpec*> ts = AllTensorSpecsOf(start);
+  ASSERT_EQ(ts.size(), 2u);
+  ts[0]->layout = StridedLayout{{3, 4}, {4, 1}, 0};
+  ts[1]->layout = StridedLayout{{3, 5}, {1, 3}, 0};
+  const Predicate p = [](const Case& c) {
+    const std::vector<const TensorSpec*> ts = TensorSpecsOf(c);
+    if (ts.size() != 2 || ts[0]->dim() != 2 || ts[1]->dim() != 2) {
+      return false;
+    }
+    const Dims& in = ts[0]->layout.sizes;
+    const Dims& out = ts[1]->layout.sizes;
+    return in[0] == out[0] && in[1] + 1 == out[1] && in[1] >= 1 &&
+           ts[1]->layout.strides[0] == 1 && out[0] > 0;
+  };
+  ASSERT_TRUE(p(start));
+  const ReduceResult r = Reduce(Original(start, Verdict::kOutsideWrite),
+                                RunnerOf(p, Verdict::kOutsideWrite), {});
+  const std::vector<const TensorSpec*> reduced = TensorSpecsOf(r.reduced);
+  ASSERT_EQ(reduced.size(), 2u);
+  EXPECT_EQ(reduced[0]->layout.sizes, (Dims{1, 1}));
+  EXPECT_EQ(reduced[1]->layout.sizes, (Dims{1, 2}));
+}
+
 // Needs a storage offset of at least 3: a 0-dim tensor at offset 3.
 TEST(ReducerTest, OffsetKeepsItsMinimumAndRankGoesToZero) {
   Case start = LoadKnownCase("tril-out-gapped-writes-outside-view");
