@@ -279,6 +279,19 @@ std::string StatedLayoutPrecondition(const std::string& error) {
   return on_layout && absl::StrContains(lower, "must") ? line : "";
 }
 
+// The first line of `error` when it checks a tensor's rank ("t.dim() == 1
+// INTERNAL ASSERT FAILED", "expected 3-D `query`, got 2-D tensor"), else "".
+std::string RankCheck(const std::string& error) {
+  const std::string line = error.substr(0, error.find('\n'));
+  const std::string lower = absl::AsciiStrToLower(line);
+  static const std::regex kDimCheck(R"(dim\(\) *(==|!=|>=|<=|>|<) *\d)");
+  static const std::regex kRankWords(R"(\b(expected|got|be) (an? )?\d-?d\b)");
+  return std::regex_search(lower, kDimCheck) ||
+                 std::regex_search(lower, kRankWords)
+             ? line
+             : "";
+}
+
 // The case's `accumulate` (the schema's default where the case leaves it
 // out); nullopt when the op has none.
 std::optional<bool> AccumulateOf(const Case& c) {
@@ -346,6 +359,21 @@ ConfidenceJudgement ConfidenceOf(const Finding& f) {
                            stated.substr(0, 120),
                            "\"): a restriction it may document, a bug only "
                            "where the op promises to take any layout")};
+    }
+  }
+  if (f.outcome.verdict == Verdict::kRejectionMismatch ||
+      f.outcome.verdict == Verdict::kInternalAssert) {
+    // Both calls get tensors of the same sizes: a rank one of them checks
+    // and the other lets pass is outside the op's domain (a per-channel
+    // weight of rank 3), and the call that passed it lacks a check.
+    const std::string rank = RankCheck(f.outcome.evidence.error);
+    if (!rank.empty()) {
+      return {Confidence::kLow,
+              absl::StrCat("one call checks a tensor's rank (\"",
+                           rank.substr(0, 120),
+                           "\") that the other lets pass, on tensors of the "
+                           "same sizes: arguments outside the op's domain, "
+                           "which only one path checks")};
     }
   }
   if (f.outcome.verdict == Verdict::kDeviceMismatch) {

@@ -302,6 +302,11 @@ absl::StatusOr<IssueSnippet> NestedSnippet(const ReproPlan& plan,
         "a nested finding other than wrong values, gradients or a rejection: "
         "repro.py shows it");
   }
+  if (plan.check == ReproCheck::kValues && plan.nondeterministic) {
+    return absl::UnimplementedError(
+        "its values are compared under rules (random values) that a short "
+        "snippet does not spell");
+  }
   IssueSnippet snippet;
   bool changed = false;
   std::string tensors;
@@ -370,7 +375,9 @@ absl::StatusOr<IssueSnippet> NestedSnippet(const ReproPlan& plan,
               "    return [p for g in gs for p in (g.unbind() if g.is_nested "
               "else [g])]\n"
       : plan.check == ReproCheck::kValues
-          ? "def parts(t):  # a nested result's components\n"
+          ? "def parts(t):  # a nested result's (or results') components\n"
+            "    if t is None or isinstance(t, (tuple, list)):\n"
+            "        return [p for r in t or [] for p in parts(r)]\n"
             "    return list(t.unbind()) if t.is_nested else [t]\n"
           : "",
       tensors, "\ndef call(", StrJoin(params, ", "), "):\n", def, "\nargs = [",

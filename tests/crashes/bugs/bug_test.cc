@@ -316,7 +316,7 @@ TEST(BugTest, RejectionsStatingALayoutPreconditionAreLowConfidence) {
   }
   // A bare check on something else states no layout precondition.
   stated.outcome.evidence.error =
-      "Expected input.dim() == 4 to be true, but got false.";
+      "Expected input.size(1) == 4 to be true, but got false.";
   EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kHigh);
 
   Finding internal = stated;
@@ -330,6 +330,38 @@ TEST(BugTest, RejectionsStatingALayoutPreconditionAreLowConfidence) {
   Finding wrong = Tril(DType::kFloat32, Verdict::kMismatch);
   wrong.outcome.evidence.error = "saved_v must be contiguous";
   EXPECT_EQ(ConfidenceOf(wrong).confidence, Confidence::kHigh);
+}
+
+// Both calls get tensors of the same sizes, so a rank checked by one of
+// them only is an argument outside the op's domain (batch norm's weight of
+// rank 3), whichever call checks it; other rejections stay high.
+TEST(BugTest, RankChecksOfOneCallAreLowConfidence) {
+  for (const Verdict v :
+       {Verdict::kRejectionMismatch, Verdict::kInternalAssert}) {
+    Finding f = Tril(DType::kFloat32, v);
+    for (const char* error : {
+             "t.defined() && t.dim() == 1 INTERNAL ASSERT FAILED at "
+             "\"aten/src/ATen/native/Normalization.cpp\":160",
+             "expected 3-D `query`, got 2-D tensor",
+             "Expected input.dim() == 4 to be true, but got false.",
+             "weight must be a 1D tensor",
+         }) {
+      f.outcome.evidence.error = error;
+      const ConfidenceJudgement j = ConfidenceOf(f);
+      EXPECT_EQ(j.confidence, Confidence::kLow) << error;
+      EXPECT_THAT(j.reason, HasSubstr("checks a tensor's rank")) << error;
+    }
+    for (const char* error : {
+             "view size is not compatible with input tensor's size and stride",
+             "narrow(): length must be non-negative.",
+             "The size of tensor a (3) must match the size of tensor b (6) at "
+             "non-singleton dimension 1",
+             "max_pool3d_with_indices(): index out of range",
+         }) {
+      f.outcome.evidence.error = error;
+      EXPECT_EQ(ConfidenceOf(f).confidence, Confidence::kHigh) << error;
+    }
+  }
 }
 
 // CPU against CUDA: a difference in the op's first result is high

@@ -145,6 +145,32 @@ TEST(IssueSnippetTest, AgreeingCaseExitsZero) {
       << broken.result;
 }
 
+// A nested call with several results (linear_backward's gradients, one
+// of them not asked for: None) compares them all, component by component:
+// with its components in order, the snippet runs and exits 0.
+TEST(IssueSnippetTest, ANestedCallWithSeveralResultsComparesThemAll) {
+  Case c = LoadKnownCase("nested_relu-components-out-of-order-read-as-dense");
+  c.op = "aten::linear_backward";
+  TensorSpec self = std::get<TensorSpec>(c.args[0].value);
+  self.components = {{{1, 2}, {2, 1}, 0}, {{1, 2}, {2, 1}, 2}};
+  TensorSpec weight = self;
+  weight.components.clear();
+  weight.layout = {{2, 2}, {2, 1}, 0};
+  c.args = {{"self", self},
+            {"grad_output", self},
+            {"weight", weight},
+            {"output_mask", Dims{1, 1, 0}}};
+  CaseOutcome outcome;
+  outcome.verdict = Verdict::kMismatch;
+  absl::StatusOr<IssueSnippet> s = MakeIssueSnippet(MakeFinding(c, outcome));
+  ASSERT_TRUE(s.ok()) << s.status();
+  if (!PythonHasTorch()) GTEST_SKIP() << kReproPython << " cannot import torch";
+  const IssueCheck check = CheckIssueSnippet(s->python, 120);
+  EXPECT_EQ(check.result, "does not reproduce (exit 0)")
+      << s->python << "--- printed:\n"
+      << check.output;
+}
+
 // The tensors a snippet builds have exactly the case's layout and values,
 // for many generated layouts (as the value and storage checks build them).
 TEST(IssueSnippetTest, TensorsHaveTheCaseLayoutsAndValues) {
