@@ -4,6 +4,7 @@
 #include <functional>
 #include <variant>
 
+#include "absl/strings/match.h"
 #include "generators/geometry.h"
 #include "reducers/case_order.h"
 #include "reducers/nested_passes.h"
@@ -66,8 +67,30 @@ void DropDim(TensorSpec& t, size_t d) {
                          static_cast<std::ptrdiff_t>(d));
 }
 
-// Dim `d` of every tensor of the same rank at once, then of tensor `i`
-// alone.
+// The dim arguments of `c` ("dim", "dim0", "dims", ...) renumbered for
+// tensors of rank `rank` that lose dim `d`: a later dim counts one less
+// (from the end, an earlier one one more); false when one names `d`.
+bool RenumberDims(Case& c, int64_t rank, int64_t d) {
+  const auto renumber = [rank, d](int64_t& v) {
+    const int64_t at = v < 0 ? v + rank : v;
+    if (at == d) return false;
+    if (v >= 0 && at > d) --v;
+    if (v < 0 && at < d) ++v;
+    return true;
+  };
+  for (Argument& a : c.args) {
+    if (!absl::StartsWith(a.name, "dim")) continue;
+    if (auto* v = std::get_if<int64_t>(&a.value); v != nullptr) {
+      if (!renumber(*v)) return false;
+    } else if (auto* list = std::get_if<Dims>(&a.value); list != nullptr) {
+      if (!std::all_of(list->begin(), list->end(), renumber)) return false;
+    }
+  }
+  return true;
+}
+
+// Dim `d` of every tensor of the same rank at once (with the dim
+// arguments renumbered, then as they are), then of tensor `i` alone.
 bool DropDims(const Case& current, const Attempt& attempt) {
   bool kept = false;
   for (size_t i = 0; i < TensorCount(current); ++i) {
@@ -80,7 +103,11 @@ bool DropDims(const Case& current, const Attempt& attempt) {
       for (TensorSpec* t : AllTensorSpecsOf(all)) {
         if (t->layout.sizes.size() == rank) DropDim(*t, d);
       }
-      if (attempt(all)) {
+      Case renumbered = all;
+      if ((RenumberDims(renumbered, static_cast<int64_t>(rank),
+                        static_cast<int64_t>(d)) &&
+           !(renumbered == all) && attempt(renumbered)) ||
+          attempt(all)) {
         kept = true;
         --d;  // The next dim moved into place d.
         continue;

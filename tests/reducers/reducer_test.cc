@@ -172,6 +172,38 @@ TEST(ReducerTest, AnOutLongerByAFixedAmountShrinksWithItsInput) {
   EXPECT_EQ(reduced[1]->layout.sizes, (Dims{1, 2}));
 }
 
+// Needs `dim` to name a dim of size 2 or more of both tensors: from
+// [3, 4] tensors and dim 1, dropping dim 0 renumbers `dim` to 0, so the
+// case reduces to rank 1 ([2] tensors, dim 0) instead of stopping at
+// [1, 2] with dim 1.
+TEST(ReducerTest, DroppingADimRenumbersTheDimArguments) {
+  Case start = LoadKnownCase("narrow_copy-out-gapped-writes-outside-view");
+  for (TensorSpec* t : AllTensorSpecsOf(start)) {
+    t->layout = StridedLayout{{3, 4}, {4, 1}, 0};
+  }
+  for (Argument& a : start.args) {
+    if (a.name == "dim") a.value = int64_t{1};
+  }
+  const Predicate p = [](const Case& c) {
+    const int64_t* dim = nullptr;
+    for (const Argument& a : c.args) {
+      if (a.name == "dim") dim = std::get_if<int64_t>(&a.value);
+    }
+    const std::vector<const TensorSpec*> ts = TensorSpecsOf(c);
+    return dim != nullptr && ts.size() == 2 &&
+           std::all_of(ts.begin(), ts.end(), [dim](const TensorSpec* t) {
+             return *dim >= 0 && *dim < t->dim() && t->layout.sizes[*dim] >= 2;
+           });
+  };
+  ASSERT_TRUE(p(start));
+  const ReduceResult r = Reduce(Original(start, Verdict::kOutsideWrite),
+                                RunnerOf(p, Verdict::kOutsideWrite), {});
+  for (const TensorSpec* t : TensorSpecsOf(r.reduced)) {
+    EXPECT_EQ(t->layout.sizes, (Dims{2})) << CaseToJson(r.reduced);
+  }
+  EXPECT_EQ(std::get<int64_t>(FindArgument(r.reduced, "dim")->value), 0);
+}
+
 // Needs a storage offset of at least 3: a 0-dim tensor at offset 3.
 TEST(ReducerTest, OffsetKeepsItsMinimumAndRankGoesToZero) {
   Case start = LoadKnownCase("tril-out-gapped-writes-outside-view");
