@@ -66,37 +66,54 @@ Culprit Describe(const std::string& name, const TensorSpec& spec,
                              : StrJoin(words, ", ")};
 }
 
-// The argument a finding is about: the blamed one, else the first named in
-// `first`, else the first with a layout other than the plain one; none
-// when every argument is plain.
+// The tensors of `arg` (one, or a list's), named as a snippet names them.
+std::vector<std::pair<std::string, TensorSpec>> TensorsOf(const Argument& arg) {
+  std::vector<TensorSpec> specs;
+  if (const auto* t = std::get_if<TensorSpec>(&arg.value)) specs = {*t};
+  if (const auto* l = std::get_if<std::vector<TensorSpec>>(&arg.value)) {
+    specs = *l;
+  }
+  std::vector<std::pair<std::string, TensorSpec>> out;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    out.emplace_back(
+        StrCat(arg.name, specs.size() > 1 ? StrCat("[", i, "]") : ""),
+        specs[i]);
+  }
+  return out;
+}
+
+bool IsPlain(const StridedLayout& l) {
+  return l.storage_offset == 0 &&
+         l.strides == ComputeContiguousStrides(l.sizes);
+}
+
+// The argument a finding is about: the blamed one (else, where the blame
+// names none of the arguments, the first strided one); unblamed, the one
+// its simulated mechanism names, else the first named in `first`, else
+// the only strided one. None when several are strided and nothing says
+// which matters: a title names no argument it has not tried.
 std::optional<Culprit> CulpritOf(const Finding& f,
                                  const std::vector<std::string>& first) {
   const std::string blamed =
       f.blame.culprit.substr(0, f.blame.culprit.find(','));
-  // Passes: the `first` arguments, all, all without the blame (it may name
-  // a grad_output).
-  for (int pass = 0; pass < 3; ++pass) {
-    const bool by_blame = !blamed.empty() && pass < 2;
-    for (const Argument& arg : f.c.args) {
-      std::vector<TensorSpec> specs;
-      if (const auto* t = std::get_if<TensorSpec>(&arg.value)) specs = {*t};
-      if (const auto* l = std::get_if<std::vector<TensorSpec>>(&arg.value)) {
-        specs = *l;
+  const std::string named =
+      blamed.empty() ? f.outcome.evidence.mechanism_argument : blamed;
+  std::vector<Culprit> strided;
+  std::optional<Culprit> in_first;
+  for (const Argument& arg : f.c.args) {
+    for (const auto& [name, spec] : TensorsOf(arg)) {
+      if (!named.empty() && arg.name == named) {
+        return Describe(name, spec, blamed.empty() ? "" : f.blame.feature);
       }
-      if (pass == 0 && std::count(first.begin(), first.end(), arg.name) == 0) {
-        specs.clear();
+      if (!in_first && std::count(first.begin(), first.end(), arg.name) != 0) {
+        in_first = Describe(name, spec, "");
       }
-      for (size_t i = 0; i < specs.size(); ++i) {
-        const StridedLayout& l = specs[i].layout;
-        const bool plain = l.storage_offset == 0 &&
-                           l.strides == ComputeContiguousStrides(l.sizes);
-        if (by_blame ? blamed == arg.name : pass == 0 || !plain) {
-          return Describe(
-              StrCat(arg.name, specs.size() > 1 ? StrCat("[", i, "]") : ""),
-              specs[i], by_blame ? f.blame.feature : "");
-        }
-      }
+      if (!IsPlain(spec.layout)) strided.push_back(Describe(name, spec, ""));
     }
+  }
+  if (in_first) return in_first;
+  if (!strided.empty() && (!blamed.empty() || strided.size() == 1)) {
+    return strided.front();
   }
   return std::nullopt;
 }
@@ -246,6 +263,21 @@ std::string IssueMarkdown(const Finding& finding, const IssueSnippet& snippet,
                   ? ""
                   : StrCat(" when `", culprit->name, "` is ", culprit->words);
     with = StrCat("With `", culprit->name, "` as ", culprit->layout, ", ");
+  } else if (!baseline) {
+    std::vector<std::string> layouts;
+    for (const Argument& arg : finding.c.args) {
+      for (const auto& [name, spec] : TensorsOf(arg)) {
+        if (!IsPlain(spec.layout)) {
+          layouts.push_back(StrCat("`", name, "` as ", DTypeName(spec.dtype),
+                                   " ", LayoutToString(spec.layout)));
+        }
+      }
+    }
+    if (!layouts.empty()) {
+      subject = " on strided arguments";
+      with = StrCat("With ", StrJoin(layouts, ", "),
+                    " (which of them the bug needs is not known yet), ");
+    }
   }
   const Evidence& e = finding.outcome.evidence;
   std::string out = StrCat(

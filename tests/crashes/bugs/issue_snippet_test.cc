@@ -282,7 +282,8 @@ TEST(IssueMarkdownTest, SaysWhatWasCheckedAndNamesTheCulprit) {
 }
 
 // Without blame: arguments sharing memory, the written argument of a write
-// outside a view, else the first strided one; none for a baseline failure.
+// outside a view, else the only strided one; none for a baseline failure,
+// nor where several are strided (no guess: every strided one is listed).
 TEST(IssueMarkdownTest, NamesWhatTheFindingIsAbout) {
   struct Example {
     const char* name;
@@ -300,9 +301,10 @@ TEST(IssueMarkdownTest, NamesWhatTheFindingIsAbout) {
        "With `out` as f32 []@[]+0, `aten::huber_loss.out` writes memory "
        "outside the view it was given to write."},
       {"median-expanded-input-reads-outside-view", Verdict::kMismatch,
-       "# aten::median.dim_values gives wrong values when `self` is "
-       "expanded\n",
-       "With `self` as i16 [2]@[0]+0, `aten::median.dim_values` returns"},
+       "# aten::median.dim_values gives wrong values on strided arguments\n",
+       "With `self` as i16 [2]@[0]+0, `values` as i16 []@[]+2, `indices` as "
+       "i64 []@[]+5 (which of them the bug needs is not known yet), "
+       "`aten::median.dim_values` returns"},
   };
   IssueCheck check;
   check.result = "not run: test";
@@ -320,6 +322,12 @@ TEST(IssueMarkdownTest, NamesWhatTheFindingIsAbout) {
                                   "contiguous arguments, "))
         << md;
   }
+  const std::string md =
+      IssueMarkdown(NegFinding({{3, 4}, {1, 3}, 0}, Verdict::kMismatch, 5),
+                    IssueSnippet{}, check, "dpfuzz");
+  EXPECT_TRUE(absl::StartsWith(
+      md, "# aten::neg gives wrong values when `self` is transposed\n"))
+      << md;
 }
 
 TEST(IssueMarkdownTest, WriteIssueWritesBothFiles) {
