@@ -258,6 +258,10 @@ std::string StatedLayoutPrecondition(const std::string& error) {
   }
   static const std::regex kNotYet(R"(not support.*for now)");
   if (std::regex_search(lower, kNotYet)) return line;
+  // Nested binary ops: "mul requires strides to match when given
+  // NestedTensors".
+  static const std::regex kToMatch(R"(requires (strides|offsets) to match)");
+  if (std::regex_search(lower, kToMatch)) return line;
   // "must be contiguous", "expected values to be a strided and contiguous
   // tensor".
   static const std::regex kToBeContiguous(

@@ -305,6 +305,8 @@ TEST(BugTest, RejectionsStatingALayoutPreconditionAreLowConfidence) {
            "NestedTensor does not support reductions when the input is "
            "noncontiguous for now.",
            "sum is not supported for this layout for now",
+           "mul requires strides to match when given NestedTensors",
+           "masked_fill requires offsets to match when given NestedTensors",
            // A bare TORCH_CHECK on the layout (native_group_norm's).
            "Expected X.is_contiguous(memory_format) to be true, but got "
            "false.  (Could this error message be improved?  If so, please "
