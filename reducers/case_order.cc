@@ -71,7 +71,7 @@ CaseCost CostOf(const Case& c) {
   }
   args += static_cast<int64_t>(c.grad_outputs.size());
   int64_t unnatural = 0, numel = 0, storage = 0, rank = 0, layout = 0,
-          offset = 0, dtype = 0, values = 0;
+          offset = 0, dtype = 0, values = 0, strides = 0;
   std::vector<int64_t> sizes;
   for (const TensorSpec* t : tensors) {
     numel += t->numel();
@@ -86,6 +86,7 @@ CaseCost CostOf(const Case& c) {
       sizes.insert(sizes.end(), l.sizes.begin(), l.sizes.end());
       layout += LayoutRank(l);
       offset += l.storage_offset;
+      for (int64_t stride : l.strides) strides += std::abs(stride);
     }
     dtype += DTypeRank(t->dtype);
     values += 4 * DistributionRank(t->values.distribution) +
@@ -96,7 +97,7 @@ CaseCost CostOf(const Case& c) {
   cost.key = {args, unnatural, numel, storage, rank};
   cost.key.push_back(static_cast<int64_t>(sizes.size()));
   cost.key.insert(cost.key.end(), sizes.begin(), sizes.end());
-  for (int64_t v : {layout, offset, dtype, values, scalar_magnitude}) {
+  for (int64_t v : {layout, offset, dtype, values, scalar_magnitude, strides}) {
     cost.key.push_back(v);
   }
   cost.text = CaseToJson(c);

@@ -204,6 +204,28 @@ TEST(ReducerTest, DroppingADimRenumbersTheDimArguments) {
   EXPECT_EQ(std::get<int64_t>(FindArgument(r.reduced, "dim")->value), 0);
 }
 
+// Needs a [1, 2] tensor with a gap of 1 between its two elements: the
+// stride of the size-1 dim, which no layout feature weighs, shrinks to 0
+// whatever it started at (seeds gave [1, 2]@[100, 2] and [1, 2]@[0, 2]).
+TEST(ReducerTest, TheStrideOfASizeOneDimShrinksToZero) {
+  Case start = LoadKnownCase("median-expanded-input-reads-outside-view");
+  const Predicate p = [](const Case& c) {
+    const std::vector<const TensorSpec*> ts = TensorSpecsOf(c);
+    return !ts.empty() && ts[0]->layout.sizes == Dims{1, 2} &&
+           ts[0]->layout.strides[1] == 2;
+  };
+  for (const int64_t stride : {100, 7}) {
+    std::get<TensorSpec>(start.args[0].value).layout =
+        StridedLayout{{1, 2}, {stride, 2}, 0};
+    ASSERT_TRUE(p(start));
+    const ReduceResult r = Reduce(Original(start, Verdict::kMismatch),
+                                  RunnerOf(p, Verdict::kMismatch), {});
+    EXPECT_EQ(TensorSpecsOf(r.reduced)[0]->layout,
+              (StridedLayout{{1, 2}, {0, 2}, 0}))
+        << CaseToJson(r.reduced);
+  }
+}
+
 // Needs a storage offset of at least 3: a 0-dim tensor at offset 3.
 TEST(ReducerTest, OffsetKeepsItsMinimumAndRankGoesToZero) {
   Case start = LoadKnownCase("tril-out-gapped-writes-outside-view");
