@@ -396,11 +396,6 @@ bool SimplifyValues(const Case& current, const Attempt& attempt) {
   return kept;
 }
 
-// Each positive integer argument and element of an int list (a padding, a
-// start, a length, a kernel size) as small as still fails, down to 0:
-// simplify_values only tries 0 and 1, and a snippet reads best with the
-// smallest numbers that show the bug. Negative ones (dims counted from the
-// end) stay.
 // `c`, then `c` with one dim of one tensor shorter by `step`, for each
 // in turn: a size that follows a number (an out= or grad_output padded by
 // it, a length narrowed to it) shrinks with it, else the op resizes out or
@@ -418,6 +413,11 @@ std::vector<Case> WithASizeThatFollows(const Case& c, int64_t step) {
   return candidates;
 }
 
+// Each positive integer argument and element of an int list (a padding, a
+// start, a length, a kernel size) as small as still fails, down to 0:
+// simplify_values only tries 0 and 1, and a snippet reads best with the
+// smallest numbers that show the bug. Negative ones (dims counted from the
+// end) stay.
 bool ShrinkInts(const Case& current, const Attempt& attempt) {
   bool kept = false;
   for (size_t a = 0; a < current.args.size(); ++a) {
