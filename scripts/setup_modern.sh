@@ -60,8 +60,10 @@ if [ "$(installed)" != "${pins[*]}" ]; then
   # Debian's python3, not whatever python3 comes first on PATH: the wheel
   # must match the interpreter that runs repros on this track.
   /usr/bin/python3 -m venv "$venv"
+  # --no-compile: byte-compiling the wheels' thousands of modules costs CPU
+  # the first track's build needs; Python compiles what it imports.
   pip=("$python" -m pip install --quiet --progress-bar off --no-input
-    --no-cache-dir)
+    --no-cache-dir --no-compile)
   "${pip[@]}" --no-deps "${pins[0]}" >&2
   # The requirements in torch's metadata that hold here, triton left out.
   requirements='

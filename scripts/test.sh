@@ -36,6 +36,7 @@ for preset in "${presets[@]}"; do
   if [ "$preset" = modern ] && [ -n "$prefetch" ]; then
     wait "$prefetch" || { cat build/setup_modern.log >&2; exit 1; }
     prefetch=""
+    echo "test: waited $((SECONDS - start)) s for the modern track's wheels"
   fi
   if [ "$preset" = fuzz ]; then
     scripts/build.sh default
@@ -45,6 +46,7 @@ for preset in "${presets[@]}"; do
     echo "test: libfuzzer_test passed"
   else
     scripts/build.sh "$preset"
+    echo "test: $preset track: setup and build took $((SECONDS - start)) s"
     ctest --preset "$preset" -j "$(nproc)"
   fi
   echo "test: $preset track: setup, build and tests took $((SECONDS - start)) s"

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -19,6 +20,11 @@ const char* const kCheckCutShort = "not run: cut short when the campaign ended";
 const std::string& ReproPythonTorchVersion() {
   static const std::string version = [] {
     if (::access(kReproPython, X_OK) != 0) return std::string();
+    // The warm interpreter repros run on imports torch once; only where it
+    // cannot start does a process of its own import it again.
+    if (std::optional<std::string> warm = WarmReproPythonTorchVersion()) {
+      return *warm;
+    }
     const std::vector<ProcessResult> r = RunProcesses(
         {{kReproPython, "-c", "import torch; print(torch.__version__)"}}, 120);
     if (!r[0].exited || r[0].exit_status != 0) return std::string();

@@ -33,7 +33,8 @@ struct PythonReproCheck {
                        // or why it did not run.
 };
 
-// torch.__version__ of kReproPython, "" when it has none (asked once).
+// torch.__version__ of kReproPython, "" when it cannot import torch (asked
+// once, of the warm interpreter that RunReproPython runs scripts on).
 const std::string& ReproPythonTorchVersion();
 
 // "1.13.0a0+git" -> "1.13.0": the leading release numbers.

@@ -15,6 +15,7 @@
 #include <optional>
 #include <sstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -25,17 +26,17 @@ extern char** environ;
 namespace dpfuzz {
 namespace {
 
-// The interpreter: imports torch, says "ready", then for each request line
-// "<timeout>\t<log>\t<script>" forks a child that runs the script with its
-// output in <log>, and answers "<exited> <exit status> <signal>
-// <timed out>". PyTorch sets a forked child's thread count to one (a
+// The interpreter: imports torch, says "ready <torch.__version__>", then
+// for each request line "<timeout>\t<log>\t<script>" forks a child that runs
+// the script with its output in <log>, and answers "<exited> <exit status>
+// <signal> <timed out>". PyTorch sets a forked child's thread count to one (a
 // parent's OpenMP pool does not survive fork); this parent never ran a
 // parallel region, so the child gets back the count a fresh process has.
 constexpr char kServer[] = R"py(
 import os, runpy, signal, sys, time, traceback
 import torch
 threads = torch.get_num_threads()
-sys.stdout.write("ready\n")
+sys.stdout.write("ready %s\n" % torch.__version__)
 sys.stdout.flush()
 while True:
     line = sys.stdin.readline()
@@ -109,6 +110,14 @@ class WarmInterpreter {
  public:
   ~WarmInterpreter() { Stop(); }
 
+  // torch.__version__ as the interpreter imported it, starting it; nullopt
+  // when it cannot start.
+  std::optional<std::string> TorchVersion() {
+    const std::lock_guard<std::mutex> lock(mu_);
+    if (pid_ < 0 && !Start(nullptr)) return std::nullopt;
+    return torch_version_;
+  }
+
   // The script's result; nullopt when the interpreter cannot run it (it
   // did not start, or died or stalled answering: it is restarted next
   // time). `cancelled` is set when `cancel` cut the run short.
@@ -176,12 +185,13 @@ class WarmInterpreter {
     pid_ = spawned ? pid : -1;
     std::string ready;
     if (!spawned || !ReadLine(kStartSeconds, cancel, ready) ||
-        ready != "ready") {
+        !absl::StartsWith(ready, "ready ")) {
       // No torch, or no such Python: fresh processes say why.
       if (!(cancel != nullptr && *cancel)) failed_ = true;
       Stop();
       return false;
     }
+    torch_version_ = ready.substr(6);
     return true;
   }
 
@@ -241,18 +251,27 @@ class WarmInterpreter {
   int socket_ = -1;      // The interpreter's stdin and stdout.
   std::string pending_;  // Read past the last line taken.
   bool failed_ = false;  // It could not start: not tried again.
+  std::string torch_version_;
 };
 
 bool ShowsBug(const ProcessResult& r) {
   return (r.exited && r.exit_status == 1) || (r.signal != 0 && !r.timed_out);
 }
 
+WarmInterpreter& Warm() {
+  static WarmInterpreter warm;
+  return warm;
+}
+
 }  // namespace
+
+std::optional<std::string> WarmReproPythonTorchVersion() {
+  return Warm().TorchVersion();
+}
 
 ProcessResult RunReproPython(const std::string& script, int timeout_seconds,
                              const std::atomic<bool>* cancel) {
-  static WarmInterpreter warm;
-  std::optional<ProcessResult> r = warm.Run(script, timeout_seconds, cancel);
+  std::optional<ProcessResult> r = Warm().Run(script, timeout_seconds, cancel);
   if (r.has_value() && (ShowsBug(*r) || r->cancelled)) return *r;
   return RunProcesses({{kReproPython, script}}, timeout_seconds, cancel)[0];
 }

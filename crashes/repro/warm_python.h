@@ -27,6 +27,7 @@
 #define DPFUZZ_CRASHES_REPRO_WARM_PYTHON_H_
 
 #include <atomic>
+#include <optional>
 #include <string>
 
 #include "common/run_process.h"
@@ -38,6 +39,11 @@ namespace dpfuzz {
 // Thread-safe; scripts run one at a time on the warm interpreter.
 ProcessResult RunReproPython(const std::string& script, int timeout_seconds,
                              const std::atomic<bool>* cancel = nullptr);
+
+// torch.__version__ as the warm interpreter imported it, starting it (the
+// check that kReproPython has a working torch, at no cost beyond the start
+// that running a script pays anyway); nullopt when it cannot start.
+std::optional<std::string> WarmReproPythonTorchVersion();
 
 }  // namespace dpfuzz
 

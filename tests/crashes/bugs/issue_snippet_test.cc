@@ -27,15 +27,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool PythonHasTorch() {
-  static const bool has = [] {
-    const std::vector<ProcessResult> r =
-        RunProcesses({{kReproPython, "-c", "import torch"}}, 120);
-    return r[0].exited && r[0].exit_status == 0;
-  }();
-  return has;
-}
-
 struct Known {
   std::string name;
   Finding finding;
@@ -94,7 +85,8 @@ Finding NegFinding(const StridedLayout& layout, Verdict verdict,
 }
 
 TEST(IssueSnippetTest, KnownFindingsReproduceInFewLines) {
-  if (!PythonHasTorch()) GTEST_SKIP() << kReproPython << " cannot import torch";
+  if (ReproPythonTorchVersion().empty())
+    GTEST_SKIP() << kReproPython << " cannot import torch";
   const std::vector<Known> known = KnownFindings();
   std::vector<std::future<IssueCheck>> checks;
   std::vector<IssueSnippet> snippets;
@@ -131,7 +123,8 @@ TEST(IssueSnippetTest, AgreeingCaseExitsZero) {
   EXPECT_TRUE(absl::StrContains(s->python, "torch.ops.aten.neg.default(self_)"))
       << s->python;
   EXPECT_FALSE(s->uses_as_strided);
-  if (!PythonHasTorch()) GTEST_SKIP() << kReproPython << " cannot import torch";
+  if (ReproPythonTorchVersion().empty())
+    GTEST_SKIP() << kReproPython << " cannot import torch";
   const IssueCheck check = CheckIssueSnippet(s->python, 120);
   EXPECT_TRUE(check.ran);
   EXPECT_FALSE(check.reproduces) << check.output;
@@ -166,7 +159,8 @@ TEST(IssueSnippetTest, ANestedCallWithSeveralResultsComparesThemAll) {
   outcome.verdict = Verdict::kMismatch;
   absl::StatusOr<IssueSnippet> s = MakeIssueSnippet(MakeFinding(c, outcome));
   ASSERT_TRUE(s.ok()) << s.status();
-  if (!PythonHasTorch()) GTEST_SKIP() << kReproPython << " cannot import torch";
+  if (ReproPythonTorchVersion().empty())
+    GTEST_SKIP() << kReproPython << " cannot import torch";
   const IssueCheck check = CheckIssueSnippet(s->python, 120);
   EXPECT_TRUE(check.result == "does not reproduce (exit 0)" ||
               check.result == "reproduces (exit 1)")
@@ -226,7 +220,8 @@ TEST(IssueSnippetTest, TensorsHaveTheCaseLayoutsAndValues) {
   // as_strided: mostly stride 0 on size-1 dims; arange: over 25 lines.
   EXPECT_GT(natural, kCases * 8 / 10);
   EXPECT_GT(exact, kCases * 8 / 10);
-  if (!PythonHasTorch()) GTEST_SKIP() << kReproPython << " cannot import torch";
+  if (ReproPythonTorchVersion().empty())
+    GTEST_SKIP() << kReproPython << " cannot import torch";
   absl::StatusOr<std::string> dir = MakeTempDirectory("dpfuzz_issue_test_");
   ASSERT_TRUE(dir.ok());
   const std::string path = *dir + "/layouts.py";
@@ -348,7 +343,7 @@ TEST(IssueMarkdownTest, WriteIssueWritesBothFiles) {
   ASSERT_TRUE(md.ok() && py.ok());
   EXPECT_TRUE(absl::StrContains(*md, "```python\n" + *py)) << *md;
   EXPECT_TRUE(absl::StrContains(*md, check->result)) << *md;
-  if (PythonHasTorch()) {
+  if (!ReproPythonTorchVersion().empty()) {
     EXPECT_FALSE(check->reproduces) << check->output;
   }
   fs::remove_all(*dir);

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "crashes/repro/repro_cpp.h"
 #include "crashes/repro/repro_plan.h"
 #include "crashes/repro/repro_python.h"
+#include "crashes/repro/warm_python.h"
 #include "generators/case_json.h"
 #include "generators/geometry.h"
 #include "generators/op_args.h"
@@ -122,16 +124,6 @@ const OpSpec& SpecOf(const Case& c) {
   EXPECT_NE(spec, nullptr) << QualifiedOpName(c);
   static const OpSpec kNone;
   return spec != nullptr ? *spec : kNone;
-}
-
-bool PythonHasTorch() {
-  static const bool has = [] {
-    if (!std::filesystem::exists(kReproPython)) return false;
-    const std::vector<ProcessResult> r =
-        RunProcesses({{kReproPython, "-c", "import torch"}}, 120);
-    return r[0].exited && r[0].exit_status == 0;
-  }();
-  return has;
 }
 
 std::filesystem::path FreshDir(const std::string& name) {
@@ -253,7 +245,8 @@ TEST(PythonReproTest, BoolListsArePythonBools) {
   absl::StatusOr<std::string> py = PythonRepro(c, *spec, Verdict::kMismatch);
   ASSERT_TRUE(py.ok()) << py.status();
   EXPECT_NE(py->find("[False, True, True]"), std::string::npos) << *py;
-  if (!PythonHasTorch()) GTEST_SKIP() << kReproPython << " cannot import torch";
+  if (ReproPythonTorchVersion().empty())
+    GTEST_SKIP() << kReproPython << " cannot import torch";
   const std::filesystem::path dir = FreshDir("bool_list");
   const std::vector<ProcessResult> r =
       RunProcesses({{kReproPython, WriteFile(dir / "repro.py", *py)}});
@@ -349,7 +342,8 @@ TEST(ResizedOutReproTest, WritesOfAnOutResizedInPlaceAreTheOps) {
   absl::StatusOr<CaseOutcome> outcome = RunCase(SpecOf(c), c);
   ASSERT_TRUE(outcome.ok()) << outcome.status();
   EXPECT_EQ(outcome->verdict, Verdict::kAgree) << outcome->evidence.detail;
-  if (!PythonHasTorch()) GTEST_SKIP() << kReproPython << " cannot import torch";
+  if (ReproPythonTorchVersion().empty())
+    GTEST_SKIP() << kReproPython << " cannot import torch";
   const std::filesystem::path dir = FreshDir("resized");
   std::vector<std::vector<std::string>> commands;
   for (Verdict verdict : {Verdict::kOutsideWrite, Verdict::kCrash}) {
@@ -418,20 +412,25 @@ TEST(KnownFindingReprosTest, RunCaseGivesTheListedVerdicts) {
 }
 
 TEST(KnownFindingReprosTest, GeneratedPythonReprosReproduce) {
-  if (!PythonHasTorch()) GTEST_SKIP() << kReproPython << " cannot import torch";
+  if (ReproPythonTorchVersion().empty())
+    GTEST_SKIP() << kReproPython << " cannot import torch";
   const std::filesystem::path dir = FreshDir("known");
-  std::vector<std::vector<std::string>> commands;
+  // As dpfuzz runs repros: forked from one warm interpreter, and again in a
+  // fresh process where the warm run does not show the bug.
+  std::vector<std::future<ProcessResult>> runs;
   for (const KnownFinding& k : kKnownFindings) {
     const Case c = LoadKnownCase(k.name);
     absl::StatusOr<std::string> py = PythonRepro(c, SpecOf(c), ReproVerdict(k));
     ASSERT_TRUE(py.ok()) << k.name << ": " << py.status();
-    commands.push_back(
-        {kReproPython, WriteFile(dir / (std::string(k.name) + ".py"), *py)});
+    runs.push_back(std::async(
+        std::launch::async,
+        [script = WriteFile(dir / (std::string(k.name) + ".py"), *py)] {
+          return RunReproPython(script, 300);
+        }));
   }
-  const std::vector<ProcessResult> results = RunProcesses(commands);
-  for (size_t i = 0; i < results.size(); ++i) {
+  for (size_t i = 0; i < runs.size(); ++i) {
     const KnownFinding& k = kKnownFindings[i];
-    const ProcessResult& r = results[i];
+    const ProcessResult r = runs[i].get();
     if (!KnownFindingShows(k.name)) {
       EXPECT_TRUE(r.exited && r.exit_status == 0)
           << k.name << " is fixed on this LibTorch: " << Describe(r) << "\n"
@@ -557,7 +556,8 @@ for label, path, kind in REPROS:
 )py";
 
 TEST(AgreeingCasesTest, GeneratedPythonReprosExitZeroUnlessSabotaged) {
-  if (!PythonHasTorch()) GTEST_SKIP() << kReproPython << " cannot import torch";
+  if (ReproPythonTorchVersion().empty())
+    GTEST_SKIP() << kReproPython << " cannot import torch";
   struct Check {
     Verdict verdict;
     const char* sabotage;  // How the driver breaks the variant's call.

@@ -12,22 +12,13 @@
 #include <fstream>
 #include <string>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "crashes/repro/python_repro_check.h"
 
 namespace dpfuzz {
 namespace {
-
-bool PythonHasTorch() {
-  static const bool has = [] {
-    if (!std::filesystem::exists(kReproPython)) return false;
-    const ProcessResult r =
-        RunProcesses({{kReproPython, "-c", "import torch"}}, 120)[0];
-    return r.exited && r.exit_status == 0;
-  }();
-  return has;
-}
 
 std::string Script(const std::string& name, const std::string& text) {
   const std::filesystem::path dir =
@@ -42,7 +33,7 @@ std::string Script(const std::string& name, const std::string& text) {
 class WarmPythonTest : public testing::Test {
  protected:
   void SetUp() override {
-    if (!PythonHasTorch()) {
+    if (ReproPythonTorchVersion().empty()) {
       GTEST_SKIP() << kReproPython << " cannot import torch";
     }
   }
@@ -103,6 +94,18 @@ TEST_F(WarmPythonTest, TrustsTheWarmRunOnlyWhenItShowsTheBug) {
       60);
   EXPECT_EQ(fresh_shows.exit_status, 1)
       << "a warm exit 0 is run again in a fresh process, whose exit 1 stands";
+}
+
+// The version the warm interpreter reports is the one a fresh `import
+// torch` gives, so checks that compare it with LibTorch's need no import of
+// their own.
+TEST_F(WarmPythonTest, ReportsTheTorchVersionAFreshImportDoes) {
+  const ProcessResult fresh = RunProcesses(
+      {{kReproPython, "-c", "import torch; print(torch.__version__)"}}, 120)[0];
+  ASSERT_TRUE(fresh.exited && fresh.exit_status == 0) << fresh.output;
+  const std::string printed(absl::StripAsciiWhitespace(fresh.output));
+  EXPECT_EQ(WarmReproPythonTorchVersion(),
+            printed.substr(printed.rfind('\n') + 1));
 }
 
 TEST_F(WarmPythonTest, ACancelledRunSaysSo) {
