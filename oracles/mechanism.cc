@@ -2,12 +2,16 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 #include <set>
+#include <variant>
 
+#include "absl/strings/str_cat.h"
 #include "generators/aten_bridge.h"
 #include "generators/geometry.h"
 #include "generators/materialize.h"
 #include "generators/poison.h"
+#include "oracles/case_tensors.h"
 #include "oracles/compare.h"
 
 namespace dpfuzz {
@@ -184,6 +188,128 @@ bool ReadSo(const Simulation& s, const StorageGroup& group, size_t member,
   return !s.actual.empty();
 }
 
+// True when an argument of `c` is an int or a list of ints: a dim, a size
+// or an index that permuting the tensors' dims would make mean another.
+bool HasIntArguments(const Case& c) {
+  for (const Argument& a : c.args) {
+    if (std::holds_alternative<int64_t>(a.value) ||
+        std::holds_alternative<Dims>(a.value)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The dims of `spec`'s layout in the order its elements lie in memory:
+// those larger than one by decreasing stride, in their own places (a
+// size-one dim has no order); nothing when that is row-major order or a
+// zero stride leaves it undecided.
+std::optional<std::vector<int64_t>> MemoryDimOrder(const TensorSpec& spec) {
+  const StridedLayout& l = spec.layout;
+  std::vector<int64_t> places;
+  for (int64_t d = 0; d < l.dim(); ++d) {
+    if (l.sizes[d] == 1) continue;
+    if (l.strides[d] == 0) return std::nullopt;
+    places.push_back(d);
+  }
+  std::vector<int64_t> by_stride = places;
+  std::stable_sort(
+      by_stride.begin(), by_stride.end(),
+      [&](int64_t a, int64_t b) { return l.strides[a] > l.strides[b]; });
+  if (by_stride == places) return std::nullopt;
+  std::vector<int64_t> order(l.dim());
+  std::iota(order.begin(), order.end(), 0);
+  for (size_t i = 0; i < places.size(); ++i) order[places[i]] = by_stride[i];
+  return order;
+}
+
+// True when a tensor of `from` sizes broadcasts to `to` sizes.
+bool BroadcastsTo(at::IntArrayRef from, at::IntArrayRef to) {
+  if (from.size() > to.size()) return false;
+  const size_t lead = to.size() - from.size();
+  for (size_t d = 0; d < from.size(); ++d) {
+    if (from[d] != 1 && from[d] != to[lead + d]) return false;
+  }
+  return true;
+}
+
+// The op's results on `walked`, results of `walked_sizes` permuted `back`,
+// match the variant's.
+bool WalkedResultsMatch(const Simulation& s, CaseTensors& walked,
+                        const Dims& walked_sizes,
+                        const std::vector<int64_t>& back) {
+  const std::optional<std::vector<at::Tensor>> results = s.call(walked);
+  if (!results.has_value() || results->size() != s.actual.size()) return false;
+  for (size_t i = 0; i < results->size(); ++i) {
+    at::Tensor r = (*results)[i];
+    if (r.defined() && !r.is_nested() &&
+        r.sizes() == at::IntArrayRef(walked_sizes)) {
+      r = r.permute(back);
+    }
+    if (!Agree(r, s.actual[i], s.comparison)) return false;
+  }
+  return !s.actual.empty();
+}
+
+// The op's results match the variant's had it walked the positions of
+// group member `member` in memory order (Note [Mechanisms by simulation]).
+// The member is permuted to its memory order, and with it each other
+// tensor of its sizes that the kernel walks alongside (a mask) but not one
+// it consumes in its own order (masked_scatter's source): which is which
+// is tried, all of them first, for up to three such tensors.
+bool WalkedInMemoryOrder(const Simulation& s, const StorageGroup& group,
+                         size_t member) {
+  const TensorSpec& spec = group.specs[member];
+  if (spec.is_nested() || s.c == nullptr || HasIntArguments(*s.c)) {
+    return false;
+  }
+  const std::optional<std::vector<int64_t>> order = MemoryDimOrder(spec);
+  if (!order.has_value()) return false;
+  std::vector<int64_t> back(order->size());
+  Dims walked_sizes(order->size());
+  for (size_t i = 0; i < order->size(); ++i) {
+    back[(*order)[i]] = static_cast<int64_t>(i);
+    walked_sizes[i] = spec.layout.sizes[(*order)[i]];
+  }
+  const CaseTensors before = MaterializeBaselineBefore(*s.variant);
+  const at::IntArrayRef sizes(spec.layout.sizes);
+  // (argument, index in its list) of the member and of the others: those
+  // of its sizes, and those broadcast to them (a mask of fewer dims).
+  std::optional<std::pair<std::string, size_t>> self;
+  std::vector<std::pair<std::string, size_t>> others;
+  for (const auto& [name, tensors] : before.args) {
+    for (size_t i = 0; i < tensors.size(); ++i) {
+      const at::Tensor& t = tensors[i];
+      if (!t.defined() || t.is_nested() || t.numel() < 2 ||
+          !BroadcastsTo(t.sizes(), sizes)) {
+        continue;
+      }
+      const std::string label =
+          tensors.size() == 1 ? name : absl::StrCat(name, "[", i, "]");
+      if (label == group.args[member]) {
+        self.emplace(name, i);
+      } else {
+        others.emplace_back(name, i);
+      }
+    }
+  }
+  if (!self.has_value() || others.size() > 3) return false;
+  for (size_t walks = (size_t{1} << others.size()); walks-- > 0;) {
+    // Fresh tensors each time: the op may write those not permuted.
+    CaseTensors walked = MaterializeBaselineBefore(*s.variant);
+    const auto permute = [&](const std::pair<std::string, size_t>& place) {
+      at::Tensor& t = walked.args[place.first][place.second];
+      t = t.expand(sizes).permute(*order).contiguous();
+    };
+    permute(*self);
+    for (size_t o = 0; o < others.size(); ++o) {
+      if ((walks >> o) & 1) permute(others[o]);
+    }
+    if (WalkedResultsMatch(s, walked, walked_sizes, back)) return true;
+  }
+  return false;
+}
+
 // A result element holds the poison pattern where the baseline's does not.
 bool HoldsPoison(const Simulation& s) {
   for (size_t i = 0; i < s.actual.size() && i < s.expected.size(); ++i) {
@@ -218,6 +344,15 @@ bool IsWritten(const Simulation& s, const std::string& member) {
 std::optional<Explanation> ExplainWrongValues(const Simulation& s) {
   at::NoGradGuard no_grad;
   const std::vector<StorageGroup>& groups = s.variant->groups;
+  // First: where an op walks in memory order, the order-dependent values
+  // it gets wrong may also lie as another mistake would put them.
+  for (const StorageGroup& group : groups) {
+    for (size_t m = 0; m < group.args.size(); ++m) {
+      if (WalkedInMemoryOrder(s, group, m)) {
+        return Explanation{"walks_in_memory_order", group.args[m]};
+      }
+    }
+  }
   for (const StorageGroup& group : groups) {
     for (size_t m = 0; m < group.args.size(); ++m) {
       if (!IsWritten(s, group.args[m])) continue;

@@ -26,6 +26,16 @@
 //    dense one reads the same both ways); or read at its strides from the
 //    storage's start ("reads_ignoring_offset"); simulated by calling the
 //    op on a contiguous baseline whose one argument holds those elements;
+//  - an op that walks its positions in the order an argument's elements
+//    lie in memory where it promises row-major order (a source consumed,
+//    a running count kept, in that order): simulated by calling the op
+//    with that argument permuted to its memory order, and with it the
+//    arguments of its sizes the kernel walks alongside (a mask; which ones
+//    is tried), and permuting results of those sizes back
+//    ("walks_in_memory_order"; tried first: an op whose elements do not
+//    depend on the order it walks gives its right results so, which
+//    explain nothing; not tried where an argument is an int, a dim the
+//    permutation would renumber);
 //  - a result holding the gaps' poison bit pattern where the baseline has
 //    a value: an element read outside every view ("reads_outside_view"),
 //    named only when no simulation matched, as it says less.
@@ -49,6 +59,7 @@
 #include <string>
 #include <vector>
 
+#include "generators/case.h"
 #include "generators/op_spec.h"
 #include "oracles/case_tensors.h"
 
@@ -56,6 +67,7 @@ namespace dpfuzz {
 
 // A wrong result and what is needed to simulate it.
 struct Simulation {
+  const Case* c = nullptr;               // The case the variant ran.
   const CaseTensors* variant = nullptr;  // After its call, with snapshots.
   std::vector<std::string> written;      // Arguments the call writes.
   // The results compared, in order: their names ("out", "output 0"), the

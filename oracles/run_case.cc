@@ -25,6 +25,7 @@
 #include "oracles/case_tensors.h"
 #include "oracles/compare.h"
 #include "oracles/conditioning.h"
+#include "oracles/device_compare.h"
 #include "oracles/device_sync.h"
 #include "oracles/filled_allocations.h"
 #include "oracles/grad_per_location.h"
@@ -360,100 +361,6 @@ absl::StatusOr<bool> RunsDiffer(const c10::OperatorHandle& op, const Case& c,
   return false;
 }
 
-// Note [Device differences by design]
-// An op's CPU and CUDA kernels are different programs, and PyTorch makes
-// them agree only on what the op computes. The CPU-vs-CUDA oracle leaves
-// out what differs between them by design:
-// - an op that returns no tensor (an int, a bool: _version, is_pinned,
-//   cudnn_is_acceptable) answers a question about the tensor or the
-//   device, not about its values;
-// - an output of another shape or dtype on each device: workspaces, saved
-//   statistics and outputs not asked for (log_sigmoid_forward's buffer,
-//   batch norm's save_mean, unique's inverse without return_inverse) are
-//   allocated as each kernel needs;
-// - an output equal up to sign: singular vectors and eigenvectors are
-//   defined up to sign, and each device's solver picks its own.
-// Other value differences are findings; where they are only in an output
-// after the first, the bug is low confidence (crashes/bugs/bug.cc).
-bool ReturnsTensors(const c10::OperatorHandle& op) {
-  for (const c10::Argument& r : op.schema().returns()) {
-    if (IsTensorLike(r.real_type())) return true;
-  }
-  return false;
-}
-
-// `cpu` and `device` with every output pair of another shape or dtype on
-// each device undefined on both sides (Note [Device differences by
-// design]).
-void LeaveOutOtherShapes(CallResults& cpu, CallResults& device) {
-  for (size_t i = 0; i < cpu.tensors.size() && i < device.tensors.size(); ++i) {
-    at::Tensor& a = cpu.tensors[i];
-    at::Tensor& b = device.tensors[i];
-    if (a.defined() && b.defined() && !a.is_nested() && !b.is_nested() &&
-        (a.sizes() != b.sizes() || a.scalar_type() != b.scalar_type())) {
-      a = b = at::Tensor();
-    }
-  }
-}
-
-// The index of the output named `where` whose two sides agree up to sign
-// (floating, strided), or nullopt: that difference is by design.
-std::optional<size_t> EqualUpToSign(const CallResults& cpu,
-                                    const CallResults& device,
-                                    const std::string& where) {
-  for (size_t i = 0; i < cpu.names.size() && i < device.tensors.size(); ++i) {
-    const at::Tensor& a = cpu.tensors[i];
-    const at::Tensor& b = device.tensors[i];
-    if (cpu.names[i] != where || !a.defined() || !b.defined() ||
-        a.is_nested() || !at::isFloatingType(a.scalar_type()) ||
-        a.layout() != at::kStrided || b.layout() != at::kStrided) {
-      continue;
-    }
-    if (!CompareValues(a.detach().abs(), b.detach().cpu().abs(),
-                       Comparison::kTolerance)
-             .has_value()) {
-      return i;
-    }
-  }
-  return std::nullopt;
-}
-
-// The CPU-vs-CUDA oracle: the case's call on `on_cpu` (the baseline's
-// values on the CPU) against the CUDA baseline's results. Judged only when
-// both calls return: an op may lack a kernel for a dtype on one device, and
-// which errors each device raises is not a layout question.
-absl::StatusOr<std::optional<CaseOutcome>> CompareDevices(
-    const c10::OperatorHandle& op, const OpSpec& judged, const Case& c,
-    CallResults on_device, const CaseTensors& on_cpu,
-    std::optional<Reference>& cpu_reference,
-    const std::vector<std::string>& written) {
-  if (!ReturnsTensors(op)) return std::optional<CaseOutcome>();
-  DPFUZZ_ASSIGN_OR_RETURN(CallResult cpu, Invoke(op, c, on_cpu.args));
-  if (cpu.outcome != CallOutcome::kOk) return std::optional<CaseOutcome>();
-  CallResults cpu_results = ResultsOf(cpu, on_cpu.args, written);
-  LeaveOutOtherShapes(cpu_results, on_device);
-  std::optional<CaseOutcome> diff;
-  // Compared again without each output found to differ only in sign: the
-  // extra comparison only where a difference was found.
-  for (;;) {
-    diff = CompareResults(judged, c, cpu_results, on_device, cpu_reference,
-                          SelfOf(on_cpu));
-    const std::optional<size_t> sign =
-        diff.has_value()
-            ? EqualUpToSign(cpu_results, on_device, diff->evidence.where)
-            : std::nullopt;
-    if (!sign.has_value()) break;
-    cpu_results.tensors[*sign] = on_device.tensors[*sign] = at::Tensor();
-  }
-  if (diff.has_value()) {
-    diff->verdict = Verdict::kDeviceMismatch;
-    diff->evidence.where = absl::StrCat(diff->evidence.where, " on cuda");
-    diff->evidence.detail = absl::StrCat(
-        "contiguous baseline, CUDA against CPU: ", diff->evidence.detail);
-  }
-  return diff;
-}
-
 // Forward results of `op` on `tensors`, as ResultsOf gives them; nullopt
 // when the call fails.
 std::function<std::optional<std::vector<at::Tensor>>(CaseTensors&)>
@@ -481,6 +388,7 @@ CaseOutcome Explained(CaseOutcome outcome, const c10::OperatorHandle& op,
   if (judged.rules & kRuleNondeterministic) return outcome;
   const auto forward = ForwardResults(op, c, written);
   Simulation s;
+  s.c = &c;
   s.variant = &variant;
   s.written = written;
   s.names = v.names;
@@ -579,8 +487,12 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
   if (on_cpu.has_value()) {
     DPFUZZ_ASSIGN_OR_RETURN(
         std::optional<CaseOutcome> devices,
-        CompareDevices(op, judged, c, ResultsOf(b, baseline.args, written),
-                       *on_cpu, cpu_reference, written));
+        CompareDevices(op, c, ResultsOf(b, baseline.args, written), *on_cpu,
+                       written,
+                       [&](const CallResults& cpu, const CallResults& device) {
+                         return CompareResults(judged, c, cpu, device,
+                                               cpu_reference, SelfOf(*on_cpu));
+                       }));
     if (devices.has_value()) return *devices;
   }
   return CaseOutcome{};

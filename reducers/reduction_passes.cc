@@ -402,10 +402,11 @@ bool SimplifyValues(const Case& current, const Attempt& attempt) {
 // rejects the case.
 std::vector<Case> WithASizeThatFollows(const Case& c, int64_t step) {
   std::vector<Case> candidates{c};
-  const size_t tensors = AllTensorSpecsOf(c).size();
-  for (size_t i = 0; i < tensors; ++i) {
-    for (size_t d = 0; d < AllTensorSpecsOf(c)[i]->layout.sizes.size(); ++d) {
-      if (AllTensorSpecsOf(c)[i]->layout.sizes[d] <= step) continue;
+  const std::vector<const TensorSpec*> tensors = AllTensorSpecsOf(c);
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const Dims& sizes = tensors[i]->layout.sizes;
+    for (size_t d = 0; d < sizes.size(); ++d) {
+      if (sizes[d] <= step) continue;
       candidates.push_back(WithTensor(
           c, i, [d, step](TensorSpec& t) { t.layout.sizes[d] -= step; }));
     }

@@ -381,7 +381,7 @@ ConfidenceJudgement ConfidenceOf(const Finding& f) {
     }
   }
   if (f.outcome.verdict == Verdict::kDeviceMismatch) {
-    // Note [Device differences by design] in oracles/run_case.cc.
+    // Note [Device differences by design] in oracles/device_compare.cc.
     const std::vector<std::string> written = WrittenArgumentsOf(c);
     const std::string first = absl::StrCat(
         written.empty() ? "output 0" : written.front(), " on cuda");

@@ -145,6 +145,12 @@ constexpr MechanismText kMechanismTexts[] = {
      "by row from the data pointer, ignoring its strides. Transposed, "
      "channels_last, sliced or expanded, it gives wrong values, or values "
      "from outside the view."},
+    {"walks_in_memory_order",
+     "walks the positions of $ARG in memory order, not row-major order",
+     "These kernels visit the positions of $ARG in the order its elements "
+     "lie in memory, where the op promises row-major order: what depends on "
+     "that order (a source consumed, a running count) lands at other "
+     "positions when $ARG is transposed or channels_last."},
     {"reads_ignoring_offset", "reads $ARG ignoring its storage offset",
      "These kernels read $ARG at its strides from the start of its storage. "
      "A view with a storage offset (a narrow or a select) is read as the "

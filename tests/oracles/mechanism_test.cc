@@ -104,6 +104,14 @@ TEST(MechanismTest, EachPlantedMistakeIsNamedOnItsArgument) {
        Verdict::kNanIntroduced,
        "reads_ignoring_offset",
        "self"},
+      // A running sum taken in memory order: transposed, it lands at other
+      // places; no element is read or written where it does not belong.
+      {"planted_class::memory_walk_cumsum",
+       Variant::kFunctional,
+       {Laid("self", k, {1, 3})},
+       Verdict::kMismatch,
+       "walks_in_memory_order",
+       "self"},
       // Linear reads through gaps pull poison in.
       {"planted::flat_neg",
        Variant::kFunctional,

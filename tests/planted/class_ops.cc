@@ -56,15 +56,20 @@ at::Tensor& UnwrittenNegOut(const at::Tensor& self, at::Tensor& out) {
   return out;
 }
 
-// `self`'s elements in the order they lie in memory, taken as row-major:
-// its dims sorted by stride, largest first.
-at::Tensor InMemoryOrder(const at::Tensor& self) {
+// `self`'s dims sorted by stride, largest first: the order its elements
+// lie in memory.
+std::vector<int64_t> MemoryDimOrder(const at::Tensor& self) {
   std::vector<int64_t> order(self.dim());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
     return self.stride(a) > self.stride(b);
   });
-  return self.permute(order).contiguous().reshape(self.sizes());
+  return order;
+}
+
+// `self`'s elements in the order they lie in memory, taken as row-major.
+at::Tensor InMemoryOrder(const at::Tensor& self) {
+  return self.permute(MemoryDimOrder(self)).contiguous().reshape(self.sizes());
 }
 
 at::Tensor MemoryOrderNeg(const at::Tensor& self) {
@@ -73,6 +78,21 @@ at::Tensor MemoryOrderNeg(const at::Tensor& self) {
 
 at::Tensor MemoryOrderDouble(const at::Tensor& self) {
   return at::mul(InMemoryOrder(self), 2);
+}
+
+// A running sum of `self` in row-major order, but summed up in the order
+// its elements lie in memory (as masked_scatter once consumed its source
+// in self's memory order): right only where the two orders are one.
+at::Tensor MemoryWalkCumsum(const at::Tensor& self) {
+  const std::vector<int64_t> order = MemoryDimOrder(self);
+  std::vector<int64_t> back(order.size());
+  for (size_t i = 0; i < order.size(); ++i) back[order[i]] = i;
+  const at::Tensor walked = self.permute(order).contiguous();
+  return walked.reshape({-1})
+      .cumsum(0)
+      .view(walked.sizes())
+      .permute(back)
+      .contiguous();
 }
 
 // Reads `self` at its strides from its storage's start: its storage
@@ -113,5 +133,6 @@ TORCH_LIBRARY(planted_class, m) {
   m.def("memory_order_neg(Tensor self) -> Tensor", MemoryOrderNeg);
   m.def("memory_order_double(Tensor self) -> Tensor", MemoryOrderDouble);
   m.def("offset_blind_neg(Tensor self) -> Tensor", OffsetBlindNeg);
+  m.def("memory_walk_cumsum(Tensor self) -> Tensor", MemoryWalkCumsum);
   m.def("skewed_neg(Tensor self) -> Tensor", SkewedNeg);
 }

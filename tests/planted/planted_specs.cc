@@ -123,6 +123,9 @@ const std::vector<ClassOp>& PlantedClassOps() {
     OpSpec blind = Unary("offset_blind_neg", Verdict::kMismatch).spec;
     blind.op = "planted_class::offset_blind_neg";
     v->push_back({blind, Variant::kFunctional, "reads_ignoring_offset"});
+    OpSpec walk = Unary("memory_walk_cumsum", Verdict::kMismatch).spec;
+    walk.op = "planted_class::memory_walk_cumsum";
+    v->push_back({walk, Variant::kFunctional, "walks_in_memory_order"});
     OpSpec skewed = Unary("skewed_neg", Verdict::kMismatch).spec;
     skewed.op = "planted_class::skewed_neg";
     v->push_back({skewed, Variant::kFunctional, ""});

@@ -44,7 +44,8 @@ const std::vector<PlantedOp>& PlantedNestedOps();
 // ("writes_as_contiguous", variant out), unwritten_neg's out=
 // ("leaves_unwritten"), two functional kernels reading
 // self in memory order ("reads_as_contiguous"), offset_blind_neg
-// ("reads_ignoring_offset") and skewed_neg ("").
+// ("reads_ignoring_offset"), memory_walk_cumsum, which sums self up in
+// memory order ("walks_in_memory_order"), and skewed_neg ("").
 struct ClassOp {
   OpSpec spec;
   Variant variant;

@@ -101,7 +101,9 @@ TEST(BugClassTest, OneMechanismAcrossOpsIsOneClass) {
   EXPECT_EQ(alone.members.size(), 1u);
   EXPECT_THAT(by_mechanism["leaves_unwritten"].ops,
               ElementsAre("planted_class::unwritten_neg (out=)"));
-  EXPECT_EQ(by_mechanism.size(), 5u);
+  EXPECT_THAT(by_mechanism["walks_in_memory_order"].ops,
+              ElementsAre("planted_class::memory_walk_cumsum"));
+  EXPECT_EQ(by_mechanism.size(), 6u);
 }
 
 TEST(BugClassTest, IdsAreStableAndUnexplainedBugsStandAlone) {
