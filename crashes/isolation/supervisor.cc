@@ -284,16 +284,16 @@ std::optional<Supervisor::Death> Supervisor::Limits(WorkerProcess& process,
                                                     int64_t& next_rss_check) {
   const int64_t now = WorkerSlot::NowNs();
   const std::optional<SlotState> running = process.InFlight();
-  if (options_.timeout_seconds > 0 && running.has_value() &&
-      now - running->started_ns > options_.timeout_seconds * 1e9) {
-    process.Kill();
-    Death d;
-    d.verdict = Verdict::kTimeout;
-    d.detail =
-        absl::StrFormat("ran past the %g s timeout", options_.timeout_seconds);
-    return d;
-  }
-  if (options_.rss_limit_mb > 0 && now >= next_rss_check) {
+  const bool timed_out =
+      options_.timeout_seconds > 0 && running.has_value() &&
+      now - running->started_ns > options_.timeout_seconds * 1e9;
+  // Memory is measured before a timeout is called: a worker past both
+  // limits is out of memory. Its case ran long while the memory grew, or
+  // while the supervisor looked elsewhere (a case re-run alone to find a
+  // culprit runs to its own timeout before the other workers are looked
+  // at again), and one case must not be a timeout in one run and out of
+  // memory in the next.
+  if (options_.rss_limit_mb > 0 && (timed_out || now >= next_rss_check)) {
     next_rss_check = now + kRssCheckIntervalNs;
     const int64_t rss = process.RssMb();
     if (rss > options_.rss_limit_mb) {
@@ -304,6 +304,14 @@ std::optional<Supervisor::Death> Supervisor::Limits(WorkerProcess& process,
                                  rss, options_.rss_limit_mb);
       return d;
     }
+  }
+  if (timed_out) {
+    process.Kill();
+    Death d;
+    d.verdict = Verdict::kTimeout;
+    d.detail =
+        absl::StrFormat("ran past the %g s timeout", options_.timeout_seconds);
+    return d;
   }
   return std::nullopt;
 }
