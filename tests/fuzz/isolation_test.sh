@@ -36,7 +36,12 @@ ls -d "$dir/f/"*good_neg* >/dev/null 2>&1 && die "a finding for the correct op g
 grep -q "^SUMMARY: " "$dir/out" || die "no SUMMARY line"
 accounted=$(json "$dir/s.json" "j['planned'] == j['cases'] + j['invalid'] + j['errors'] + j['abandoned']")
 [ "$accounted" = True ] || die "planned cases not all accounted for: $(cat "$dir/s.json")"
-[ "$(json "$dir/s.json" "j['findings']")" = 4 ] || die "not 4 unique findings"
+# One finding per crash kind. A hog may also run out its 6 s before it
+# reaches the memory limit on a loaded machine (its time counts while it
+# allocates): that death of the same op, a timeout, is the one extra allowed.
+extra=$(ls -d "$dir/f/"timeout-hog_neg-* 2>/dev/null | wc -l)
+[ "$(json "$dir/s.json" "j['findings']")" = $((4 + extra)) ] && [ "$extra" -le 1 ] ||
+  die "not 4 unique findings (and $extra hog timeouts)"
 [ "$(json "$dir/s.json" "j['culprits'] > 0 and j['worker_deaths'] >= j['culprits']")" = True ] ||
   die "culprits and worker deaths do not add up"
 [ "$(json "$dir/f/"crash-segv_neg-*/finding.json "j['verdict']")" = crash ] || die "segv verdict"
@@ -57,7 +62,10 @@ fi
 "$dpfuzz" replay "$dir/f" --timeout=10 --rss_limit_mb=1024 >"$dir/replay" 2>&1
 status=$?
 [ "$status" = 1 ] || die "replay exit $status, expected 1"
-[ "$(grep -c '^REPRODUCES: ' "$dir/replay")" = 4 ] || { die "replay did not reproduce all 4"; cat "$dir/replay"; }
+# (A hog's extra timeout finding may replay as its oom.)
+reproduced=$(grep -c '^REPRODUCES: ' "$dir/replay")
+[ "$reproduced" -ge 4 ] && [ "$reproduced" -le $((4 + extra)) ] ||
+  { die "replay reproduced $reproduced of $((4 + extra))"; cat "$dir/replay"; }
 
 # 3. repro: Python to stdout, C++ with its CMakeLists.txt.
 "$dpfuzz" repro "$dir/f/"crash-segv_neg-* >"$dir/repro.py" 2>"$dir/err" || die "repro python: $(cat "$dir/err")"
