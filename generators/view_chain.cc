@@ -303,6 +303,18 @@ std::optional<ViewChain> ComputeViewChain(const StridedLayout& layout,
   return loose && (!exact || loose->exact) ? loose : exact;
 }
 
+std::optional<Dims> NaturalStrides(const StridedLayout& layout) {
+  StridedLayout free = layout;
+  for (size_t d = 0; d < free.sizes.size(); ++d) {
+    if (free.sizes[d] <= 1) free.strides[d] = 0;
+  }
+  const std::optional<ViewChain> chain = ComputeViewChain(free);
+  if (!chain.has_value()) return std::nullopt;
+  const absl::StatusOr<StridedLayout> made = ApplyViewChain(*chain);
+  if (!made.ok() || made->sizes != layout.sizes) return std::nullopt;
+  return made->strides;
+}
+
 StridedLayout ViewChainBase(const ViewChain& chain) {
   return StridedLayout{chain.base_sizes,
                        ComputeStridesFor(chain.base_format, chain.base_sizes),

@@ -75,6 +75,15 @@ struct ViewChainOptions {
 std::optional<ViewChain> ComputeViewChain(const StridedLayout& layout,
                                           const ViewChainOptions& options = {});
 
+// The strides view ops give `layout` when the strides of its size-0/1
+// dims (which address nothing) are left to them: its own for the other
+// dims, and for those what the chain of the layout with them set to 0
+// makes. One answer whatever those strides were; nullopt where no chain
+// gives the layout's other strides.
+//
+//   NaturalStrides([1, 2]@[0, 2]+0)   // [3, 2]: base [1, 3], [:, ::2]
+std::optional<Dims> NaturalStrides(const StridedLayout& layout);
+
 // The base's layout in the buffer: base_sizes, the strides of base_format,
 // storage offset `lead`.
 StridedLayout ViewChainBase(const ViewChain& chain);

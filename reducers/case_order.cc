@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <variant>
 
 #include "generators/case_json.h"
 #include "generators/layout_features.h"
+#include "generators/view_chain.h"
 
 namespace dpfuzz {
 namespace {
@@ -71,7 +73,7 @@ CaseCost CostOf(const Case& c) {
   }
   args += static_cast<int64_t>(c.grad_outputs.size());
   int64_t unnatural = 0, numel = 0, storage = 0, rank = 0, layout = 0,
-          offset = 0, dtype = 0, values = 0, strides = 0;
+          offset = 0, dtype = 0, values = 0, unnatural_unit = 0, strides = 0;
   std::vector<int64_t> sizes;
   for (const TensorSpec* t : tensors) {
     numel += t->numel();
@@ -87,6 +89,10 @@ CaseCost CostOf(const Case& c) {
       layout += LayoutRank(l);
       offset += l.storage_offset;
       for (int64_t stride : l.strides) strides += std::abs(stride);
+      if (const std::optional<Dims> natural = NaturalStrides(l);
+          natural.has_value() && *natural != l.strides) {
+        ++unnatural_unit;
+      }
     }
     dtype += DTypeRank(t->dtype);
     values += 4 * DistributionRank(t->values.distribution) +
@@ -97,7 +103,8 @@ CaseCost CostOf(const Case& c) {
   cost.key = {args, unnatural, numel, storage, rank};
   cost.key.push_back(static_cast<int64_t>(sizes.size()));
   cost.key.insert(cost.key.end(), sizes.begin(), sizes.end());
-  for (int64_t v : {layout, offset, dtype, values, scalar_magnitude, strides}) {
+  for (int64_t v : {layout, offset, dtype, values, scalar_magnitude,
+                    unnatural_unit, strides}) {
     cost.key.push_back(v);
   }
   cost.text = CaseToJson(c);

@@ -10,8 +10,10 @@
 // summed over tensors), smaller storage offsets, more common dtypes
 // (f32 < f64 < i64 < i32 < b8 < f16 < bf16 < i16 < i8 < u8 < c64 < c128),
 // simpler values (zeros < ones < small integers < the rest; no specials;
-// seed 0), smaller numbers in the other arguments, smaller strides (summed:
-// the stride of a size-1 dim, which nothing above weighs, shrinks to 0);
+// seed 0), smaller numbers in the other arguments, fewer layouts whose
+// size-1 dims have other strides than view ops give them
+// (generators/view_chain.h's NaturalStrides: an issue.md spells others
+// with as_strided), smaller strides (summed);
 // finally the case's JSON text, so that two different cases are never
 // equally simple.
 //

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <variant>
 
 #include "absl/strings/match.h"
 #include "generators/geometry.h"
+#include "generators/view_chain.h"
 #include "reducers/case_order.h"
 #include "reducers/nested_passes.h"
 
@@ -257,6 +259,24 @@ bool ContiguousStrides(const Case& current, const Attempt& attempt) {
   return kept;
 }
 
+// The strides of size-1 dims that view ops give (crashes/bugs'
+// issue_snippet.cc spells a layout as view ops on a fresh tensor, and
+// needs as_strided where they cannot give it): what a layout drawn with
+// odd ones, or reduced to them, addresses the same elements with.
+bool NaturalUnitStrides(const Case& current, const Attempt& attempt) {
+  bool kept = false;
+  for (size_t i = 0; i < TensorCount(current); ++i) {
+    const std::vector<const TensorSpec*> ts = AllTensorSpecsOf(current);
+    if (i >= ts.size()) break;
+    const std::optional<Dims> natural = NaturalStrides(ts[i]->layout);
+    if (!natural.has_value() || *natural == ts[i]->layout.strides) continue;
+    kept |= attempt(WithTensor(current, i, [&natural](TensorSpec& t) {
+      t.layout.strides = *natural;
+    }));
+  }
+  return kept;
+}
+
 // Zero, else as small as still fails.
 bool ShrinkOffsets(const Case& current, const Attempt& attempt) {
   bool kept = false;
@@ -276,13 +296,15 @@ bool ShrinkOffsets(const Case& current, const Attempt& attempt) {
   return kept;
 }
 
-// Each stride as small as still fails (down to 0: less storage).
+// Each stride as small as still fails (down to 0: less storage); those of
+// size-1 dims, which take no storage, are NaturalUnitStrides'.
 bool ShrinkStrides(const Case& current, const Attempt& attempt) {
   bool kept = false;
   for (size_t i = 0; i < TensorCount(current); ++i) {
     for (size_t d = 0;; ++d) {
       const std::vector<const TensorSpec*> ts = AllTensorSpecsOf(current);
       if (i >= ts.size() || d >= ts[i]->layout.strides.size()) break;
+      if (ts[i]->layout.sizes[d] <= 1) continue;
       kept |= Gallop(
           [&]() -> int64_t {
             const std::vector<const TensorSpec*> now =
@@ -468,6 +490,7 @@ std::vector<ReductionPass> DefaultReductionPasses() {
           {"contiguous_strides", ContiguousStrides},
           {"shrink_strides", ShrinkStrides},
           {"shrink_offsets", ShrinkOffsets},
+          {"natural_unit_strides", NaturalUnitStrides},
           {"shrink_ints", ShrinkInts},
           {"simplify_dtypes", SimplifyDTypes},
           {"simplify_values", SimplifyValues},

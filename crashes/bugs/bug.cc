@@ -104,9 +104,12 @@ struct Member {
   // siblings]): ranked after the bug's own findings, so it never leads.
   bool joined = false;
 
+  // A high-confidence bug is led by a finding that makes it one (a stated
+  // precondition beside a rejection no rule explains is led by the
+  // latter).
   auto Rank() const {
-    return std::tie(joined, oddity, stored->untriaged, severity, plainness,
-                    size, stored->dir);
+    return std::tie(joined, confidence.confidence, oddity, stored->untriaged,
+                    severity, plainness, size, stored->dir);
   }
 };
 
@@ -290,10 +293,31 @@ std::string RankCheck(const std::string& error) {
   const std::string lower = absl::AsciiStrToLower(line);
   static const std::regex kDimCheck(R"(dim\(\) *(==|!=|>=|<=|>|<) *\d)");
   static const std::regex kRankWords(R"(\b(expected|got|be) (an? )?\d-?d\b)");
+  static const std::regex kDimsCount(R"(\bexpected \d+ dims? but\b)");
   return std::regex_search(lower, kDimCheck) ||
-                 std::regex_search(lower, kRankWords)
+                 std::regex_search(lower, kRankWords) ||
+                 std::regex_search(lower, kDimsCount)
              ? line
              : "";
+}
+
+// The features that make the view a case's `size` and `stride` arguments
+// describe (as_strided_scatter's target) share memory, "" when it has
+// none or the case has no such arguments. Writes through such a view land
+// in an order PyTorch leaves undefined.
+std::string SharedViewOfSizeAndStride(const Case& c) {
+  const Argument* size = FindArgument(c, "size");
+  const Argument* stride = FindArgument(c, "stride");
+  const Dims* sizes = size ? std::get_if<Dims>(&size->value) : nullptr;
+  const Dims* strides = stride ? std::get_if<Dims>(&stride->value) : nullptr;
+  if (sizes == nullptr || strides == nullptr ||
+      sizes->size() != strides->size()) {
+    return "";
+  }
+  const uint32_t shared =
+      ComputeLayoutFeatures(StridedLayout{*sizes, *strides, 0}) &
+      (kFeatureZeroStride | kFeatureOverlapping);
+  return shared == 0 ? "" : LayoutFeaturesToString(shared);
 }
 
 // The case's `accumulate` (the schema's default where the case leaves it
@@ -352,6 +376,20 @@ bool IsFiniteText(const std::string& text) {
 
 }  // namespace
 
+// Note [Findings that need no layout]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Blame's "no_layout": the finding still shows with every argument made
+// contiguous and unshared. A functional or in-place call is then the very
+// call its baseline made, on the same values, so what differs is what the
+// op read beyond its arguments (the poison past an argument's end, memory
+// it never initialized) or a kernel that is not deterministic: arguments
+// that do not fit each other (a pooling window of size 0, random samples
+// of the wrong shape) and never a layout. An out= call is not its
+// baseline's even then (the functional call allocates its result), and an
+// out= kernel that mishandles any out= tensor (one of the right size
+// replaced by new memory) stays a bug; so does a death, which one run of
+// the very same call escaped (a nested select with a negative dim that
+// corrupts the heap): a crash is a bug whatever the layout.
 ConfidenceJudgement ConfidenceOf(const Finding& f) {
   const Case& c = f.c;
   if (f.outcome.verdict == Verdict::kRejectionMismatch) {
@@ -401,6 +439,24 @@ ConfidenceJudgement ConfidenceOf(const Finding& f) {
                          " repeats a position and accumulate is False: "
                          "which write lands there is undefined (PyTorch's "
                          "docs of index_put_ and put_)")};
+  }
+  if (f.blame.feature == "no_layout" && c.variant != Variant::kOut &&
+      !IsDeath(f.outcome.verdict)) {
+    // Note [Findings that need no layout]
+    return {Confidence::kLow,
+            "it shows with every argument contiguous and unshared, where "
+            "the call is the baseline's own: its result depends on more "
+            "than its arguments' values (memory past an argument's end, "
+            "uninitialized memory, a nondeterministic kernel), not on a "
+            "layout"};
+  }
+  if (const std::string shared = SharedViewOfSizeAndStride(c);
+      !shared.empty()) {
+    return {
+        Confidence::kLow,
+        absl::StrCat("the view that `size` and `stride` describe is ", shared,
+                     ": which of the writes to one of its positions "
+                     "lands is undefined")};
   }
   if (!c.aliases.empty()) {
     std::vector<std::string> shared;

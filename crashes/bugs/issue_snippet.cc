@@ -433,8 +433,16 @@ absl::StatusOr<IssueSnippet> MakeIssueSnippet(const Finding& finding) {
   }
   for (const ReproTensor& g : plan.grad_outputs) all.push_back(&g);
   if (!grads) all.resize(plan.tensors.size());
+  const auto declared = [&](const ReproTensor* t) {
+    return std::count(plan.written.begin(), plan.written.end(), t->arg) > 0;
+  };
+  // An op that writes an argument its schema does not say it writes (the
+  // CPU rrelu_with_noise fills `noise`) and writes outside that argument's
+  // view: every view may change, and only memory outside them counts.
+  const bool undeclared_writes = plan.verdict == Verdict::kOutsideWrite &&
+                                 std::none_of(all.begin(), all.end(), declared);
   const auto written = [&](const ReproTensor& t) {
-    return std::count(plan.written.begin(), plan.written.end(), t.arg) > 0;
+    return undeclared_writes || declared(&t);
   };
   std::vector<Spelling> spelling(all.size(), Spelling::kList);
   for (;;) {

@@ -213,6 +213,24 @@ TEST(ViewChainTest, RefusesOnlyWhatNoChainGives) {
   EXPECT_EQ(Mismatch(*chain, {{1, 1}, {0, 2}, 2}), "");
 }
 
+// The strides of size-1 dims are left to the view ops: one answer
+// whatever they were, the other dims' kept, and a chain that gives it
+// exactly.
+TEST(ViewChainTest, NaturalStridesAreOneExactAnswer) {
+  const std::optional<Dims> natural = NaturalStrides({{1, 2}, {0, 2}, 0});
+  ASSERT_TRUE(natural.has_value());
+  EXPECT_EQ(*natural, (Dims{3, 2}));  // Base [1, 3], [:, ::2].
+  for (const int64_t odd : {1, 3, 100}) {
+    EXPECT_EQ(NaturalStrides({{1, 2}, {odd, 2}, 0}), natural) << odd;
+  }
+  const StridedLayout l{{1, 2, 1}, {4, 2, 0}, 1};
+  ASSERT_TRUE(NaturalStrides(l).has_value());
+  const StridedLayout made{l.sizes, *NaturalStrides(l), l.storage_offset};
+  EXPECT_EQ(made.strides[1], 2);
+  EXPECT_TRUE(ComputeViewChain(made)->exact) << made;
+  EXPECT_FALSE(NaturalStrides({{4, 3}, {2, 3}, 0}).has_value());
+}
+
 // Every layout the generator makes without aliasing gets a chain, but for
 // a few made through diagonals or windows of windows.
 TEST(ViewChainTest, EveryLayoutWithoutAliasingGetsAChain) {

@@ -347,6 +347,7 @@ TEST(BugTest, RankChecksOfOneCallAreLowConfidence) {
              "expected 3-D `query`, got 2-D tensor",
              "Expected input.dim() == 4 to be true, but got false.",
              "weight must be a 1D tensor",
+             "TensorAccessor expected 1 dims but tensor has 2",
          }) {
       f.outcome.evidence.error = error;
       const ConfidenceJudgement j = ConfidenceOf(f);
@@ -423,6 +424,52 @@ TEST(BugTest, RepeatedIndicesWithoutAccumulateAreLowConfidence) {
   EXPECT_EQ(ConfidenceOf(defaulted).confidence, Confidence::kLow);
 }
 
+// as_strided_scatter writes `src` through the view its `size` and `stride`
+// describe: where that view overlaps itself, which write lands is
+// undefined; a view without overlap is high.
+TEST(BugTest, WritesThroughADescribedOverlappingViewAreLowConfidence) {
+  auto scatter = [](const Dims& stride) {
+    Case c;
+    c.op = "aten::as_strided_scatter";
+    c.args.push_back(Arg("self", Contiguous({5}, DType::kFloat32, {})));
+    c.args.push_back(Arg("src", Contiguous({2, 2}, DType::kFloat32, {})));
+    c.args.push_back(Arg("size", Dims{2, 2}));
+    c.args.push_back(Arg("stride", stride));
+    CaseOutcome outcome;
+    outcome.verdict = Verdict::kMismatch;
+    return ConfidenceOf(MakeFinding(c, outcome));
+  };
+  const ConfidenceJudgement overlapping = scatter({1, 1});
+  EXPECT_EQ(overlapping.confidence, Confidence::kLow);
+  EXPECT_THAT(overlapping.reason,
+              HasSubstr("`size` and `stride` describe is overlapping"));
+  EXPECT_EQ(scatter({0, 1}).confidence, Confidence::kLow);
+  EXPECT_EQ(scatter({2, 1}).confidence, Confidence::kHigh);
+}
+
+// Note [Findings that need no layout] in crashes/bugs/bug.cc: a
+// functional or in-place finding that shows with every argument plain is
+// the baseline's own call misbehaving; an out= one, or a crash, stays a
+// bug.
+TEST(BugTest, FindingsThatNeedNoLayoutAreLowConfidenceButOutEqualsAndDeaths) {
+  for (const Variant v : {Variant::kFunctional, Variant::kInplace}) {
+    Finding f = Tril(DType::kFloat32, Verdict::kMismatch, "", "no_layout");
+    f.c.variant = v;
+    const ConfidenceJudgement j = ConfidenceOf(f);
+    EXPECT_EQ(j.confidence, Confidence::kLow) << VariantName(v);
+    EXPECT_THAT(j.reason, HasSubstr("every argument contiguous and unshared"));
+    f.blame = Blame{"self", "permuted"};
+    EXPECT_EQ(ConfidenceOf(f).confidence, Confidence::kHigh);
+  }
+  const Finding out =
+      Tril(DType::kFloat32, Verdict::kLayoutContract, "", "no_layout");
+  ASSERT_EQ(out.c.variant, Variant::kOut);
+  EXPECT_EQ(ConfidenceOf(out).confidence, Confidence::kHigh);
+  Finding crash = Tril(DType::kFloat32, Verdict::kCrash, "", "no_layout");
+  crash.c.variant = Variant::kFunctional;
+  EXPECT_EQ(ConfidenceOf(crash).confidence, Confidence::kHigh);
+}
+
 // A bug is high confidence when any of its findings is.
 TEST(BugTest, OneWellDefinedFindingMakesTheBugHighConfidence) {
   Finding aliased = Tril(DType::kFloat64);
@@ -432,6 +479,21 @@ TEST(BugTest, OneWellDefinedFindingMakesTheBugHighConfidence) {
   ASSERT_EQ(bugs.size(), 1u);
   EXPECT_EQ(bugs[0].confidence, Confidence::kHigh);
   EXPECT_EQ(bugs[0].confidence_reason, "");
+}
+
+// ... and that finding leads it, however plain the low-confidence one is:
+// the report shows the evidence that makes the bug one.
+TEST(BugTest, AHighConfidenceFindingLeadsItsBug) {
+  Finding stated = Tril(DType::kFloat32, Verdict::kRejectionMismatch);
+  stated.outcome.evidence.error = "NestedTensor must be contiguous";
+  Finding other = Tril(DType::kFloat64, Verdict::kRejectionMismatch);
+  other.outcome.evidence.error =
+      "mm: mat1 and mat2 shapes cannot be multiplied";
+  ASSERT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow);
+  const std::vector<Bug> bugs = GroupBugs({Stored(stated), Stored(other)});
+  ASSERT_EQ(bugs.size(), 1u);
+  EXPECT_EQ(bugs[0].confidence, Confidence::kHigh);
+  EXPECT_EQ(bugs[0].findings.front(), Stored(other).dir);
 }
 
 TEST(BugTest, FamiliesAndSeverities) {

@@ -142,6 +142,26 @@ TEST(IssueSnippetTest, AgreeingCaseExitsZero) {
       << broken.result;
 }
 
+// A write outside the views of an argument the schema does not say the
+// op writes (the CPU rrelu_with_noise fills `noise`): the snippet checks
+// every argument's memory outside its view. neg writes none: exit 0.
+TEST(IssueSnippetTest, OutsideWritesOfAnUndeclaredWriteAreChecked) {
+  const Finding f =
+      NegFinding({{2}, {2}, 0}, Verdict::kOutsideWrite, /*seed=*/5);
+  absl::StatusOr<IssueSnippet> s = MakeIssueSnippet(f);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_TRUE(absl::StrContains(s->python, "may_change[:3:2].fill_(True)"))
+      << s->python;
+  EXPECT_TRUE(
+      absl::StrContains(s->python, "sys.exit(1 if changed.any() else 0)"))
+      << s->python;
+  if (ReproPythonTorchVersion().empty())
+    GTEST_SKIP() << kReproPython << " cannot import torch";
+  const IssueCheck check = CheckIssueSnippet(s->python, 120);
+  EXPECT_EQ(check.result, "does not reproduce (exit 0)")
+      << s->python << check.output;
+}
+
 // A nested call with several results (linear_backward's gradients, one
 // of them not asked for: None) compares them all, component by component:
 // the snippet runs to its comparison. (With its components in order it
