@@ -389,7 +389,10 @@ bool IsFiniteText(const std::string& text) {
 // out= kernel that mishandles any out= tensor (one of the right size
 // replaced by new memory) stays a bug; so does a death, which one run of
 // the very same call escaped (a nested select with a negative dim that
-// corrupts the heap): a crash is a bug whatever the layout.
+// corrupts the heap): a crash is a bug whatever the layout. Nor is a call
+// with a nested argument its baseline's: blame makes the components
+// dense where they lie in their buffer, the baseline builds them anew
+// (nested linear_backward reads the buffer's tail past its components).
 ConfidenceJudgement ConfidenceOf(const Finding& f) {
   const Case& c = f.c;
   if (f.outcome.verdict == Verdict::kRejectionMismatch) {
@@ -440,8 +443,11 @@ ConfidenceJudgement ConfidenceOf(const Finding& f) {
                          "which write lands there is undefined (PyTorch's "
                          "docs of index_put_ and put_)")};
   }
+  const std::vector<const TensorSpec*> tensors = AllTensorSpecsOf(c);
   if (f.blame.feature == "no_layout" && c.variant != Variant::kOut &&
-      !IsDeath(f.outcome.verdict)) {
+      !IsDeath(f.outcome.verdict) &&
+      std::none_of(tensors.begin(), tensors.end(),
+                   [](const TensorSpec* t) { return t->is_nested(); })) {
     // Note [Findings that need no layout]
     return {Confidence::kLow,
             "it shows with every argument contiguous and unshared, where "

@@ -449,8 +449,8 @@ TEST(BugTest, WritesThroughADescribedOverlappingViewAreLowConfidence) {
 
 // Note [Findings that need no layout] in crashes/bugs/bug.cc: a
 // functional or in-place finding that shows with every argument plain is
-// the baseline's own call misbehaving; an out= one, or a crash, stays a
-// bug.
+// the baseline's own call misbehaving; an out= one, a crash, or one with a
+// nested argument stays a bug.
 TEST(BugTest, FindingsThatNeedNoLayoutAreLowConfidenceButOutEqualsAndDeaths) {
   for (const Variant v : {Variant::kFunctional, Variant::kInplace}) {
     Finding f = Tril(DType::kFloat32, Verdict::kMismatch, "", "no_layout");
@@ -468,6 +468,12 @@ TEST(BugTest, FindingsThatNeedNoLayoutAreLowConfidenceButOutEqualsAndDeaths) {
   Finding crash = Tril(DType::kFloat32, Verdict::kCrash, "", "no_layout");
   crash.c.variant = Variant::kFunctional;
   EXPECT_EQ(ConfidenceOf(crash).confidence, Confidence::kHigh);
+  // Blame leaves a nested argument's components where they lie.
+  Finding nested = Tril(DType::kFloat32, Verdict::kMismatch, "", "no_layout");
+  nested.c.variant = Variant::kFunctional;
+  TensorSpec* self = AllTensorSpecsOf(nested.c).front();
+  self->components = {self->layout};
+  EXPECT_EQ(ConfidenceOf(nested).confidence, Confidence::kHigh);
 }
 
 // A bug is high confidence when any of its findings is.
