@@ -229,6 +229,11 @@ TEST(ViewChainTest, NaturalStridesAreOneExactAnswer) {
   EXPECT_EQ(made.strides[1], 2);
   EXPECT_TRUE(ComputeViewChain(made)->exact) << made;
   EXPECT_FALSE(NaturalStrides({{4, 3}, {2, 3}, 0}).has_value());
+  // A contiguous layout's own strides are natural.
+  for (const StridedLayout& dense : {StridedLayout{{1, 3}, {3, 1}, 0},
+                                     StridedLayout{{2, 1, 3}, {3, 3, 1}, 0}}) {
+    EXPECT_EQ(NaturalStrides(dense), dense.strides) << dense;
+  }
 }
 
 // Every layout the generator makes without aliasing gets a chain, but for
