@@ -25,6 +25,7 @@
 #include "generators/materialize.h"
 #include "generators/op_registry.h"
 #include "oracles/invoke.h"
+#include "oracles/nested_case.h"
 #include "oracles/run_case.h"
 
 namespace dpfuzz {
@@ -443,11 +444,8 @@ ConfidenceJudgement ConfidenceOf(const Finding& f) {
                          "which write lands there is undefined (PyTorch's "
                          "docs of index_put_ and put_)")};
   }
-  const std::vector<const TensorSpec*> tensors = AllTensorSpecsOf(c);
   if (f.blame.feature == "no_layout" && c.variant != Variant::kOut &&
-      !IsDeath(f.outcome.verdict) &&
-      std::none_of(tensors.begin(), tensors.end(),
-                   [](const TensorSpec* t) { return t->is_nested(); })) {
+      !IsDeath(f.outcome.verdict) && !HasNestedTensor(c)) {
     // Note [Findings that need no layout]
     return {Confidence::kLow,
             "it shows with every argument contiguous and unshared, where "
