@@ -8,13 +8,19 @@
 # planted binary) and known findings of LibTorch, each identified by op,
 # variant and verdict family in report.json.
 #
-#   bench/snippet_consistency.sh [BUILD_DIR] [SEEDS] [SECONDS]
+#   bench/snippet_consistency.sh [BUILD_DIR] [SEEDS] [SECONDS] [OPS...]
 #   bench/snippet_consistency.sh build/default 20 15
+#   SNIPPETS=/tmp/s bench/snippet_consistency.sh build/default 10 10 masked_scatter
+#
+# OPS picks targets by op name; SNIPPETS names a directory that keeps each
+# seed's snippet (op-variant-sSEED.py), to read the ones that differ.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build/default}"
 seeds="${2:-20}"
 seconds="${3:-15}"
+shift $(($# < 3 ? $# : 3))
+picked=("$@")
 dpfuzz="$build/tests/planted/dpfuzz_planted"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -32,6 +38,9 @@ echo "| bug | found by | distinct snippets | canonical share |"
 echo "|---|---|---|---|"
 for target in "${targets[@]}"; do
   read -r op variant family <<<"$target"
+  if ((${#picked[@]})) && ! printf '%s\n' "${picked[@]}" | grep -qx "${op#*::}"; then
+    continue
+  fi
   rm -rf "$work"/s*
   for seed in $(seq 1 "$seeds"); do
     "$dpfuzz" --op="${op#aten::}" --jobs=1 --max_time="$seconds" --seed="$seed" \
@@ -54,6 +63,11 @@ for s in range(1, seeds + 1):
             and b["family"] == family and b["confidence"] == "high"]
     if bugs and bugs[0].get("snippet"):
         snippets.append(bugs[0]["snippet"])
+        if os.environ.get("SNIPPETS"):
+            os.makedirs(os.environ["SNIPPETS"], exist_ok=True)
+            name = f"{op.split('::')[1]}-{variant}-s{s}.py"
+            with open(os.path.join(os.environ["SNIPPETS"], name), "w") as f:
+                f.write(bugs[0]["snippet"])
 if not snippets:
     print(f"| {op} {variant} | 0 of {seeds} | - | - |")
     sys.exit(0)

@@ -181,6 +181,28 @@ bool OutputChosenByLayout(absl::string_view op, size_t index) {
   return it != kChosen->end() && it->second.count(index) > 0;
 }
 
+std::string AssumedContiguous(absl::string_view op, absl::string_view arg) {
+  static const auto* kEmbeddingBag = new std::set<std::string>{
+      "aten::_embedding_bag",
+      "aten::_embedding_bag_forward_only",
+      "aten::_embedding_bag_backward",
+      "aten::_embedding_bag_dense_backward",
+      "aten::_embedding_bag_sparse_backward",
+      "aten::_embedding_bag_per_sample_weights_backward",
+  };
+  static const auto* kInputs = new std::set<std::string>{
+      "indices",  "offsets",     "offset2bag",
+      "bag_size", "max_indices", "per_sample_weights"};
+  if (kEmbeddingBag->count(std::string(op)) == 0 ||
+      kInputs->count(std::string(arg)) == 0) {
+    return "";
+  }
+  return "the _embedding_bag ops assume every input but weight contiguous "
+         "(native_functions.yaml, NOTE [ embedding_bag Native Functions ]): "
+         "embedding_bag makes them so, and the backward ops get the "
+         "forward's";
+}
+
 void AddMutatedArgumentRules(const std::vector<MutatedArgument>& rules) {
   Tables& t = GetTables();
   std::lock_guard<std::mutex> lock(t.mu);

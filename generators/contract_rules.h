@@ -24,6 +24,13 @@
 //    path needs them (embedding_bag's offset2bag, left empty by the fast
 //    path a layout turns on or off). Those outputs are not compared; the
 //    others are, and the gradients check what the backward reads.
+//  - arguments an op assumes contiguous by a documented precondition it
+//    does not check, because its public wrapper makes them so:
+//    native_functions.yaml's NOTE [ embedding_bag Native Functions ] says
+//    the `_embedding_bag` ops assume every input but `weight` contiguous
+//    (embedding_bag calls .contiguous() on them, the backward ops get the
+//    forward's). A finding that needs such an argument strided is low
+//    confidence (crashes/bugs/bug.cc), not dropped.
 // Ops of all kinds may be missing from a LibTorch: the tables hold the
 // names of 1.13 and 2.x alike. See Note [Rule table] in oracles/rules.h.
 //
@@ -31,6 +38,7 @@
 //                            // training aten::batch_norm case
 //   UnsafeByContract("aten::_sparse_coo_tensor_unsafe")  // its reason
 //   OutputChosenByLayout("aten::_linalg_det", 1)          // true: LU
+//   AssumedContiguous("aten::_embedding_bag", "indices")  // its reason
 
 #ifndef DPFUZZ_GENERATORS_CONTRACT_RULES_H_
 #define DPFUZZ_GENERATORS_CONTRACT_RULES_H_
@@ -72,6 +80,10 @@ std::string UnsafeExclusion(absl::string_view op);
 // workspace for the backward filled as the path needs), and so is not
 // compared.
 bool OutputChosenByLayout(absl::string_view op, size_t index);
+
+// Why `op` (full name, no overload) may assume argument `arg` contiguous
+// without checking it; empty when it may not.
+std::string AssumedContiguous(absl::string_view op, absl::string_view arg);
 
 // Rules for the ops of a loaded library (a program that embeds dpfuzz, a
 // test); call before cases are built.

@@ -10,6 +10,7 @@
 #include "common/torch_compat.h"
 #include "generators/aten_bridge.h"
 #include "generators/contract_rules.h"
+#include "generators/geometry.h"
 #include "generators/layout_generator.h"
 #include "generators/nested_layout.h"
 #include "generators/op_args.h"
@@ -188,6 +189,35 @@ absl::Status AddGradients(Case& c, DType dtype, const c10::OperatorHandle& op,
 }
 
 }  // namespace
+
+absl::StatusOr<bool> FitGradOutputs(const OpSpec& spec, Case& c) {
+  if (c.grad_outputs.empty() || c.variant != Variant::kFunctional) {
+    return false;
+  }
+  DPFUZZ_ASSIGN_OR_RETURN(c10::OperatorHandle op,
+                          OperatorFor(spec, Variant::kFunctional));
+  DPFUZZ_ASSIGN_OR_RETURN(CaseTensors tensors, MaterializeVariant(c));
+  DPFUZZ_ASSIGN_OR_RETURN(CallResult probe,
+                          Invoke(op, c, MaterializeBaseline(tensors).args));
+  if (probe.outcome != CallOutcome::kOk) return false;
+  const std::vector<at::Tensor> results = DifferentiableOutputs(probe.outputs);
+  if (results.size() != c.grad_outputs.size()) return false;
+  bool changed = false;
+  for (size_t i = 0; i < results.size(); ++i) {
+    StridedLayout& l = c.grad_outputs[i].layout;
+    const Dims sizes = results[i].sizes().vec();
+    if (c.grad_outputs[i].is_nested() || results[i].is_nested() ||
+        l.sizes == sizes) {
+      continue;
+    }
+    l.strides = l.sizes.size() == sizes.size()
+                    ? ComputeDenseStridesInOrder(sizes, l.strides)
+                    : ComputeContiguousStrides(sizes);
+    l.sizes = sizes;
+    changed = true;
+  }
+  return changed;
+}
 
 std::vector<Variant> VariantsOf(const OpSpec& spec) {
   if (spec.inplace_only) return {Variant::kInplace};

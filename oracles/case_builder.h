@@ -73,6 +73,15 @@ absl::StatusOr<std::optional<BuiltCase>> BuildCaseWithBaseline(
     const OpSpec& spec, DType dtype, Variant variant, uint64_t seed, Rng& rng,
     const BuildOptions& options);
 
+// Gives each grad_output of `c` the sizes of the result it differentiates,
+// as BuildCase made them: a case whose inputs were resized (a reducer's
+// candidate) may change its results' shapes by more than any size tie
+// tells (masked_select's result has as many elements as its mask selects),
+// and autograd rejects a grad_output of another shape. Each keeps its
+// values recipe, offset and dim order. True when one changed; false too
+// when the baseline's call fails (the case's run judges that).
+absl::StatusOr<bool> FitGradOutputs(const OpSpec& spec, Case& c);
+
 // The variants `spec` supports: functional, then out and inplace if any.
 std::vector<Variant> VariantsOf(const OpSpec& spec);
 

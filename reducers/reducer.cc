@@ -81,7 +81,13 @@ bool Reduction::TryCandidate(const Case& candidate) {
   std::optional<Finding> f = Interesting(candidate, run_);
   cache_.emplace(candidate, f);
   if (!f.has_value()) return false;
-  current_ = candidate;
+  // The run may have given the grad_outputs the sizes of the candidate's
+  // results (FitGradOutputs): the case it ran is what the finding shows.
+  if (!(f->c == candidate) &&
+      (!SimplerThan(f->c, current_) || !ties_.HeldBy(f->c))) {
+    return false;
+  }
+  current_ = f->c;
   finding_ = std::move(*f);
   return true;
 }

@@ -1,6 +1,7 @@
 #include "crashes/bugs/bug.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -14,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "common/files.h"
 #include "common/status_macros.h"
 #include "crashes/bugs/bug_mechanism.h"
@@ -21,9 +23,11 @@
 #include "crashes/bugs/findings_store.h"
 #include "crashes/findings/finding_json.h"
 #include "generators/case_json.h"
+#include "generators/contract_rules.h"
 #include "generators/layout_features.h"
 #include "generators/materialize.h"
 #include "generators/op_registry.h"
+#include "generators/values.h"
 #include "oracles/invoke.h"
 #include "oracles/nested_case.h"
 #include "oracles/run_case.h"
@@ -248,16 +252,18 @@ namespace {
 // when it states none: contiguity or a memory format asked for, or a
 // requirement ("must") on strides or the storage offset (view_as_complex:
 // "Tensor must have a last dimension with stride 1"), or a check on them
-// that TORCH_CHECK words ("Expected X.is_contiguous(memory_format) to be
-// true"), or a case the op says it does not support yet ("NestedTensor
-// does not support reductions when the input is noncontiguous for now").
+// that TORCH_CHECK or TORCH_INTERNAL_ASSERT words ("Expected
+// X.is_contiguous(memory_format) to be true", "infos.is_contiguous()
+// INTERNAL ASSERT FAILED"), or a case the op says it does not support yet
+// ("NestedTensor does not support reductions when the input is
+// noncontiguous for now").
 std::string StatedLayoutPrecondition(const std::string& error) {
   const std::string line = error.substr(0, error.find('\n'));
   const std::string lower = absl::AsciiStrToLower(line);
   for (absl::string_view words :
        {"requires contiguous", "is not contiguous", "expected contiguous",
-        "supports contiguous", "non-contiguous", "noncontiguous",
-        "unsupported memory format"}) {
+        "supports contiguous", "supported for contiguous", "only contiguous",
+        "non-contiguous", "noncontiguous", "unsupported memory format"}) {
     if (absl::StrContains(lower, words)) return line;
   }
   static const std::regex kNotYet(R"(not support.*for now)");
@@ -273,12 +279,17 @@ std::string StatedLayoutPrecondition(const std::string& error) {
   if (std::regex_search(lower, kToBeContiguous)) return line;
   // A bare TORCH_CHECK on the layout words its condition: "Expected
   // X.is_contiguous(memory_format) to be true, but got false."
-  static const std::regex kExpectedTrue(R"(expected (.*) to be true)");
+  // TORCH_INTERNAL_ASSERT words it "X.is_contiguous() INTERNAL ASSERT
+  // FAILED".
+  static const std::regex kExpectedTrue(
+      R"(expected (.*) to be true|^(.*) internal assert failed)");
   std::smatch condition;
   if (std::regex_search(lower, condition, kExpectedTrue)) {
     for (absl::string_view words :
          {"contiguous", "stride", "memory_format", "storage_offset"}) {
-      if (absl::StrContains(condition[1].str(), words)) return line;
+      if (absl::StrContains(condition[1].str() + condition[2].str(), words)) {
+        return line;
+      }
     }
   }
   const bool on_layout = absl::StrContains(lower, "stride") ||
@@ -300,6 +311,25 @@ std::string RankCheck(const std::string& error) {
                  std::regex_search(lower, kDimsCount)
              ? line
              : "";
+}
+
+// Whether a tensor the op reads (an argument it does not write, a
+// grad_output) holds NaN or an infinity.
+bool ReadsNonFinite(const Case& c) {
+  const std::vector<std::string> written = WrittenArgumentsOf(c);
+  std::vector<const TensorSpec*> read;
+  for (const Argument& a : c.args) {
+    if (std::count(written.begin(), written.end(), a.name) > 0) continue;
+    for (const TensorSpec* t : SpecsOfArgument(c, a.name)) read.push_back(t);
+  }
+  for (const TensorSpec& g : c.grad_outputs) read.push_back(&g);
+  constexpr uint32_t kNonFinite = kSpecialNaN | kSpecialPosInf | kSpecialNegInf;
+  return std::any_of(read.begin(), read.end(), [](const TensorSpec* t) {
+    const ValueRecipe& v = t->values;
+    return (ApplicableSpecials(v.specials, t->dtype) & kNonFinite) != 0 ||
+           std::any_of(v.data.begin(), v.data.end(),
+                       [](double x) { return !std::isfinite(x); });
+  });
 }
 
 // The features that make the view a case's `size` and `stride` arguments
@@ -388,15 +418,23 @@ bool IsFiniteText(const std::string& text) {
 // of the wrong shape) and never a layout. An out= call is not its
 // baseline's even then (the functional call allocates its result), and an
 // out= kernel that mishandles any out= tensor (one of the right size
-// replaced by new memory) stays a bug; so does a death, which one run of
-// the very same call escaped (a nested select with a negative dim that
-// corrupts the heap): a crash is a bug whatever the layout. Nor is a call
-// with a nested argument its baseline's: blame makes the components
-// dense where they lie in their buffer, the baseline builds them anew
-// (nested linear_backward reads the buffer's tail past its components).
+// replaced by new memory) stays a bug. A death with every argument
+// contiguous, in any variant, is a crash whatever the layout: arguments
+// outside the op's domain that it does not check (a noise shorter than
+// self, indices past the input that a reduction left valid for a larger
+// one), which dpfuzz cannot tell from a crash on valid ones; a layout bug
+// it is not, so it is low too. Nor is a call with a nested argument its
+// baseline's: blame makes the components dense where they lie in their
+// buffer, the baseline builds them anew (nested linear_backward reads the
+// buffer's tail past its components; a nested select with a negative dim
+// corrupts the heap).
 ConfidenceJudgement ConfidenceOf(const Finding& f) {
   const Case& c = f.c;
-  if (f.outcome.verdict == Verdict::kRejectionMismatch) {
+  // Wherever it is worded: an internal assert may state one too
+  // ("as_strided_scatter is currently only supported for contiguous
+  // inputs").
+  if (f.outcome.verdict == Verdict::kRejectionMismatch ||
+      f.outcome.verdict == Verdict::kInternalAssert) {
     const std::string stated =
         StatedLayoutPrecondition(f.outcome.evidence.error);
     if (!stated.empty()) {
@@ -436,6 +474,13 @@ ConfidenceJudgement ConfidenceOf(const Finding& f) {
                        "workspaces, saved statistics) differently")};
     }
   }
+  for (absl::string_view culprit : absl::StrSplit(f.blame.culprit, ',')) {
+    const std::string reason = AssumedContiguous(c.op, culprit);
+    if (!reason.empty()) {
+      return {Confidence::kLow,
+              absl::StrCat("it needs a strided `", culprit, "`, and ", reason)};
+    }
+  }
   if (const std::string index = RepeatedIndexWithoutAccumulate(c);
       !index.empty()) {
     return {Confidence::kLow,
@@ -444,9 +489,16 @@ ConfidenceJudgement ConfidenceOf(const Finding& f) {
                          "which write lands there is undefined (PyTorch's "
                          "docs of index_put_ and put_)")};
   }
-  if (f.blame.feature == "no_layout" && c.variant != Variant::kOut &&
-      !IsDeath(f.outcome.verdict) && !HasNestedTensor(c)) {
+  if (f.blame.feature == "no_layout" && IsDeath(f.outcome.verdict) &&
+      !HasNestedTensor(c)) {
     // Note [Findings that need no layout]
+    return {Confidence::kLow,
+            "it dies with every argument contiguous and unshared: a crash "
+            "whatever the layout, of arguments the op may not take (out of "
+            "range, of shapes that do not fit), not a layout bug"};
+  }
+  if (f.blame.feature == "no_layout" && c.variant != Variant::kOut &&
+      !HasNestedTensor(c)) {
     return {Confidence::kLow,
             "it shows with every argument contiguous and unshared, where "
             "the call is the baseline's own: its result depends on more "
@@ -499,6 +551,18 @@ ConfidenceJudgement ConfidenceOf(const Finding& f) {
                          "huge or tiny): non-finite values propagate in the "
                          "order of a kernel's arithmetic, which a layout "
                          "changes")};
+  }
+  if (const OpSpec* spec = FindOpFor(c);
+      spec != nullptr && spec->comparison == Comparison::kTolerance &&
+      (f.outcome.verdict == Verdict::kMismatch ||
+       f.outcome.verdict == Verdict::kNanIntroduced ||
+       f.outcome.verdict == Verdict::kGradMismatch) &&
+      ReadsNonFinite(c)) {
+    return {Confidence::kLow,
+            "the inputs hold NaN or infinities and the op's order of "
+            "arithmetic is its own (it is compared with a tolerance): inf - "
+            "inf or 0 * inf gives NaN in one order and a number in another, "
+            "and a layout changes the order"};
   }
   return {Confidence::kHigh, ""};
 }

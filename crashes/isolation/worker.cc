@@ -27,6 +27,7 @@
 #include "generators/op_registry.h"
 #include "generators/seed_corpus.h"
 #include "oracles/call_phase.h"
+#include "oracles/case_builder.h"
 #include "oracles/device_sync.h"
 #include "oracles/invoke.h"
 #include "oracles/run_case.h"
@@ -197,6 +198,12 @@ class Worker {
     if (spec == nullptr) {
       return Error(absl::NotFoundError(
           absl::StrCat("no op spec for ", QualifiedOpName((*c)->c))));
+    }
+    // A case from a file may be a reducer's candidate, its inputs resized:
+    // its grad_outputs take its results' sizes again.
+    if (loaded.has_value()) {
+      absl::StatusOr<bool> fitted = FitGradOutputs(*spec, (*c)->c);
+      if (!fitted.ok()) return Error(fitted.status());
     }
     if (!config_.case_out.empty()) SaveCase((*c)->c);
     // Kept where an exception that escapes RunCase finds it; moved, not

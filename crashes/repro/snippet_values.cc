@@ -136,9 +136,12 @@ std::string ValuesStatement(const std::string& head, const Values& v,
   const std::string kw = Kwargs(v.dtype, v.device);
   const std::string shape = StrJoin(v.shape, ", ");
   std::string expr;
+  // Values a fill or arange gives exactly read better so at any size
+  // (torch.zeros(4, 12), not four rows of zeros).
+  const bool exact = v.elements.size() > 1 && (Constant(v) || IsArange(v));
   if (v.shape.empty()) {
     expr = StrCat("torch.tensor(", Element(v.elements[0], v.dtype), kw, ")");
-  } else if (spelling == Spelling::kList) {
+  } else if (spelling == Spelling::kList && !exact) {
     std::vector<std::string> items;
     size_t at = 0;
     for (int64_t i = 0; i < v.shape[0]; ++i) items.push_back(Nested(v, 1, at));
@@ -167,10 +170,12 @@ std::string ValuesStatement(const std::string& head, const Values& v,
                : StrCat("torch.full(", Tuple(v.shape), ", ", *c, kw, ")");
   } else {
     changed = changed || !IsArange(v);
-    expr = StrCat("torch.arange(", v.elements.size(), v.device, ")",
-                  v.shape.size() == 1 ? "" : ".reshape(" + shape + ")");
+    // arange(n.) is float32's; other dtypes convert int64's.
+    const bool f32 = v.dtype == DType::kFloat32;
+    expr = StrCat("torch.arange(", v.elements.size(), f32 ? "." : "", v.device,
+                  ")", v.shape.size() == 1 ? "" : ".reshape(" + shape + ")");
     expr = v.dtype == DType::kBool ? StrCat("(", expr, " % 2 == 0)")
-           : v.dtype == DType::kInt64
+           : v.dtype == DType::kInt64 || f32
                ? expr
                : StrCat(expr, ".to(", TorchDType(v.dtype), ")");
   }

@@ -72,7 +72,7 @@ bool IsArange(const Values& v);
 // head + the values' expression + tail; past kWidth columns, broken inside
 // the list (of rows; of elements, then reshaped, where rows are too long).
 // kCompact spells zeros/ones/full, else arange (`changed` when the values
-// were not those).
+// were not those); kList does so too where that is exact.
 std::string ValuesStatement(const std::string& head, const Values& v,
                             const std::string& tail, Spelling spelling,
                             bool& changed);

@@ -234,6 +234,47 @@ TEST(ReducerTest, TheStrideOfASizeOneDimEndsAsViewOpsGiveIt) {
   EXPECT_EQ(reduced[0], reduced[2]);
 }
 
+// The runner gives the grad_output the size of a result that follows no
+// input's size (half of self's elements, as masked_select's by a mask that
+// selects every other one), as the worker does (FitGradOutputs); the bug
+// needs a column-major self of at least 2 x 2. The grad_output follows
+// self down: [2] for self [2, 2].
+TEST(ReducerTest, AGradOutputKeepsTheSizeOfItsResult) {
+  TensorSpec self;
+  self.requires_grad = true;
+  self.layout = StridedLayout{{12, 4}, {1, 12}, 0};
+  TensorSpec grad;
+  grad.layout = StridedLayout{{24}, {1}, 0};
+  Case start;
+  start.op = "aten::masked_select";
+  start.args = {{"self", self}};
+  start.grad_outputs = {grad};
+  const CaseRunner run =
+      [](const Case& c) -> absl::StatusOr<std::optional<Finding>> {
+    if (c.grad_outputs.empty() || TensorSpecsOf(c).size() != 1) {
+      return std::optional<Finding>();
+    }
+    Case fitted = c;
+    const StridedLayout& l = TensorSpecsOf(c)[0]->layout;
+    fitted.grad_outputs[0].layout =
+        StridedLayout{{ComputeNumel(l.sizes) / 2}, {1}, 0};
+    if (l.sizes.size() != 2 || l.sizes[0] < 2 || l.sizes[1] < 2 ||
+        l.strides[0] != 1) {
+      return std::optional<Finding>();
+    }
+    CaseOutcome o;
+    o.verdict = Verdict::kGradMismatch;
+    return std::optional<Finding>(MakeFinding(fitted, o));
+  };
+  const ReduceResult r =
+      Reduce(Original(start, Verdict::kGradMismatch), run, {});
+  EXPECT_EQ(TensorSpecsOf(r.reduced)[0]->layout,
+            (StridedLayout{{2, 2}, {1, 2}, 0}));
+  ASSERT_EQ(r.reduced.grad_outputs.size(), 1u);
+  EXPECT_EQ(r.reduced.grad_outputs[0].layout, (StridedLayout{{2}, {1}, 0}));
+  EXPECT_EQ(r.finding.c, r.reduced);
+}
+
 // Needs a storage offset of at least 3: a 0-dim tensor at offset 3.
 TEST(ReducerTest, OffsetKeepsItsMinimumAndRankGoesToZero) {
   Case start = LoadKnownCase("tril-out-gapped-writes-outside-view");

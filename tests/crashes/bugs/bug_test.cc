@@ -302,6 +302,7 @@ TEST(BugTest, RejectionsStatingALayoutPreconditionAreLowConfidence) {
            "expected values to be a strided and contiguous tensor",
            "Tensor must have a storage_offset divisible by 2",
            "for now to_padded_tensor only supports contiguous nested tensor",
+           "cat(): only contiguous nested tensors are supported",
            "NestedTensor does not support reductions when the input is "
            "noncontiguous for now.",
            "sum is not supported for this layout for now",
@@ -316,6 +317,21 @@ TEST(BugTest, RejectionsStatingALayoutPreconditionAreLowConfidence) {
     stated.outcome.evidence.error = error;
     EXPECT_EQ(ConfidenceOf(stated).confidence, Confidence::kLow) << error;
   }
+  // Wherever it is worded: an internal assert may state one.
+  Finding asserted = Tril(DType::kFloat32, Verdict::kInternalAssert);
+  asserted.outcome.evidence.error =
+      "self.is_contiguous() INTERNAL ASSERT FAILED at \"as_strided_scatter."
+      "cpp\":42, please report a bug to PyTorch. as_strided_scatter is "
+      "currently only supported for contiguous inputs";
+  EXPECT_EQ(ConfidenceOf(asserted).confidence, Confidence::kLow);
+  // Its bare condition on the layout, as TORCH_INTERNAL_ASSERT words it.
+  asserted.outcome.evidence.error =
+      "infos.is_contiguous() INTERNAL ASSERT FAILED at "
+      "\"BatchLinearAlgebra.cpp\":1611, please report a bug to PyTorch.";
+  EXPECT_EQ(ConfidenceOf(asserted).confidence, Confidence::kLow);
+  asserted.outcome.evidence.error =
+      "t.dim() == 1 INTERNAL ASSERT FAILED at \"x.cpp\":3";
+  EXPECT_THAT(ConfidenceOf(asserted).reason, HasSubstr("rank"));
   // A bare check on something else states no layout precondition.
   stated.outcome.evidence.error =
       "Expected input.size(1) == 4 to be true, but got false.";
@@ -332,6 +348,55 @@ TEST(BugTest, RejectionsStatingALayoutPreconditionAreLowConfidence) {
   Finding wrong = Tril(DType::kFloat32, Verdict::kMismatch);
   wrong.outcome.evidence.error = "saved_v must be contiguous";
   EXPECT_EQ(ConfidenceOf(wrong).confidence, Confidence::kHigh);
+}
+
+// Where an op's order of arithmetic is its own (compared with a
+// tolerance), inf - inf or 0 * inf is NaN in one order and a number in
+// another; an op compared exactly (tril) stays high on the same values.
+TEST(BugTest, NonFiniteInputsOfAnOpOfFreeOrderAreLowConfidence) {
+  TensorSpec a;
+  a.layout = StridedLayout{{2, 2}, {1, 2}, 0};
+  Case c;
+  c.op = "aten::mm";
+  c.args = {{"self", a}, {"mat2", a}};
+  CaseOutcome outcome;
+  outcome.verdict = Verdict::kNanIntroduced;
+  Finding f = MakeFinding(c, outcome);
+  f.blame = Blame{"self", "permuted"};
+  EXPECT_EQ(ConfidenceOf(f).confidence, Confidence::kHigh);  // Finite.
+  std::get<TensorSpec>(f.c.args[1].value).values.specials = kSpecialNegInf;
+  const ConfidenceJudgement j = ConfidenceOf(f);
+  EXPECT_EQ(j.confidence, Confidence::kLow);
+  EXPECT_THAT(j.reason, HasSubstr("NaN or infinities"));
+  // An integral tensor holds no infinity, whatever its recipe asks.
+  for (Argument& arg : f.c.args) {
+    std::get<TensorSpec>(arg.value).dtype = DType::kInt64;
+  }
+  EXPECT_EQ(ConfidenceOf(f).confidence, Confidence::kHigh);
+
+  Finding exact = Tril(DType::kFloat32, Verdict::kNanIntroduced);
+  for (TensorSpec* t : AllTensorSpecsOf(exact.c)) {
+    t->values.specials = kSpecialPosInf;
+  }
+  EXPECT_EQ(ConfidenceOf(exact).confidence, Confidence::kHigh);
+}
+
+// A strided argument the op's documentation says it assumes contiguous
+// (the _embedding_bag ops' indices and offsets) is outside its contract;
+// a strided weight, which it takes, is not.
+TEST(BugTest, ArgumentsAssumedContiguousByContractAreLowConfidence) {
+  Finding f = Tril(DType::kFloat32, Verdict::kMismatch, "indices", "permuted");
+  f.c.op = "aten::_embedding_bag";
+  f.c.variant = Variant::kFunctional;
+  for (TensorSpec* t : AllTensorSpecsOf(f.c)) t->values.specials = 0;
+  const ConfidenceJudgement j = ConfidenceOf(f);
+  EXPECT_EQ(j.confidence, Confidence::kLow);
+  EXPECT_THAT(j.reason, HasSubstr("NOTE [ embedding_bag Native Functions ]"));
+  f.blame.culprit = "weight";
+  EXPECT_EQ(ConfidenceOf(f).confidence, Confidence::kHigh)
+      << ConfidenceOf(f).reason;
+  f.blame.culprit = "weight,offsets";
+  EXPECT_EQ(ConfidenceOf(f).confidence, Confidence::kLow);
 }
 
 // Both calls get tensors of the same sizes, so a rank checked by one of
@@ -449,9 +514,10 @@ TEST(BugTest, WritesThroughADescribedOverlappingViewAreLowConfidence) {
 
 // Note [Findings that need no layout] in crashes/bugs/bug.cc: a
 // functional or in-place finding that shows with every argument plain is
-// the baseline's own call misbehaving; an out= one, a crash, or one with a
-// nested argument stays a bug.
-TEST(BugTest, FindingsThatNeedNoLayoutAreLowConfidenceButOutEqualsAndDeaths) {
+// the baseline's own call misbehaving, and a death so is a crash whatever
+// the layout; an out= one that does not die, or one with a nested
+// argument, stays a bug.
+TEST(BugTest, FindingsThatNeedNoLayoutAreLowConfidenceButOutEquals) {
   for (const Variant v : {Variant::kFunctional, Variant::kInplace}) {
     Finding f = Tril(DType::kFloat32, Verdict::kMismatch, "", "no_layout");
     f.c.variant = v;
@@ -465,9 +531,15 @@ TEST(BugTest, FindingsThatNeedNoLayoutAreLowConfidenceButOutEqualsAndDeaths) {
       Tril(DType::kFloat32, Verdict::kLayoutContract, "", "no_layout");
   ASSERT_EQ(out.c.variant, Variant::kOut);
   EXPECT_EQ(ConfidenceOf(out).confidence, Confidence::kHigh);
-  Finding crash = Tril(DType::kFloat32, Verdict::kCrash, "", "no_layout");
-  crash.c.variant = Variant::kFunctional;
-  EXPECT_EQ(ConfidenceOf(crash).confidence, Confidence::kHigh);
+  for (const Variant v : {Variant::kFunctional, Variant::kOut}) {
+    Finding crash = Tril(DType::kFloat32, Verdict::kCrash, "", "no_layout");
+    crash.c.variant = v;
+    const ConfidenceJudgement j = ConfidenceOf(crash);
+    EXPECT_EQ(j.confidence, Confidence::kLow) << VariantName(v);
+    EXPECT_THAT(j.reason, HasSubstr("a crash whatever the layout"));
+    crash.blame = Blame{"out", "gapped"};
+    EXPECT_EQ(ConfidenceOf(crash).confidence, Confidence::kHigh);
+  }
   // Blame leaves a nested argument's components where they lie.
   Finding nested = Tril(DType::kFloat32, Verdict::kMismatch, "", "no_layout");
   nested.c.variant = Variant::kFunctional;
