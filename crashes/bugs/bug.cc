@@ -28,6 +28,7 @@
 #include "generators/materialize.h"
 #include "generators/op_registry.h"
 #include "generators/values.h"
+#include "oracles/compare.h"
 #include "oracles/invoke.h"
 #include "oracles/nested_case.h"
 #include "oracles/run_case.h"
@@ -428,7 +429,7 @@ bool IsFiniteText(const std::string& text) {
 // buffer, the baseline builds them anew (nested linear_backward reads the
 // buffer's tail past its components; a nested select with a negative dim
 // corrupts the heap).
-ConfidenceJudgement ConfidenceOf(const Finding& f) {
+ConfidenceJudgement ConfidenceOf(const Finding& f, bool reduced) {
   const Case& c = f.c;
   // Wherever it is worded: an internal assert may state one too
   // ("as_strided_scatter is currently only supported for contiguous
@@ -552,17 +553,25 @@ ConfidenceJudgement ConfidenceOf(const Finding& f) {
                          "order of a kernel's arithmetic, which a layout "
                          "changes")};
   }
-  if (const OpSpec* spec = FindOpFor(c);
-      spec != nullptr && spec->comparison == Comparison::kTolerance &&
+  // A NaN or infinity where they differ, not the poison of a gap, on
+  // inputs that hold such values (that the finding needs: reduced).
+  const Evidence& e = f.outcome.evidence;
+  const bool non_finite_difference =
       (f.outcome.verdict == Verdict::kMismatch ||
        f.outcome.verdict == Verdict::kNanIntroduced ||
        f.outcome.verdict == Verdict::kGradMismatch) &&
-      ReadsNonFinite(c)) {
+      ((!e.expected.empty() && !IsFiniteText(e.expected)) ||
+       (!e.actual.empty() && !IsFiniteText(e.actual))) &&
+      !absl::StrContains(e.detail, kPoisonNote);
+  if (const OpSpec* spec = FindOpFor(c);
+      spec != nullptr && spec->comparison == Comparison::kTolerance &&
+      non_finite_difference && reduced && ReadsNonFinite(c)) {
     return {Confidence::kLow,
-            "the inputs hold NaN or infinities and the op's order of "
-            "arithmetic is its own (it is compared with a tolerance): inf - "
-            "inf or 0 * inf gives NaN in one order and a number in another, "
-            "and a layout changes the order"};
+            "they differ in a NaN or infinity, on inputs that hold NaN or "
+            "infinities, of an op whose order of arithmetic is its own (it "
+            "is compared with a tolerance): inf - inf or 0 * inf gives NaN "
+            "in one order and a number in another, and a layout changes "
+            "the order"};
   }
   return {Confidence::kHigh, ""};
 }
@@ -735,9 +744,9 @@ std::vector<Bug> GroupBugs(const std::vector<StoredFinding>& findings) {
         f.dismissal != Dismissal::kNone) {
       continue;
     }
-    groups[BugKey(f)].push_back(Member{&s, SeverityOf(f.outcome.verdict),
-                                       ConfidenceOf(f), CaseSize(f.c),
-                                       Oddity(f.c), CasePlainness(f.c)});
+    groups[BugKey(f)].push_back(
+        Member{&s, SeverityOf(f.outcome.verdict), ConfidenceOf(f, !s.untriaged),
+               CaseSize(f.c), Oddity(f.c), CasePlainness(f.c)});
   }
   JoinExplainedSiblings(groups);
   std::vector<Bug> bugs;

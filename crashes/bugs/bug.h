@@ -100,8 +100,11 @@ std::vector<std::string> WrittenArgumentsOf(const Case& c);
 // from the op's schema when dpfuzz knows the op, else "self" and "out")
 // is expanded (zero_stride) or overlaps itself; low for a mismatch or
 // gradient mismatch whose baseline value at the first difference is NaN
-// or infinite while the case holds special values.
-ConfidenceJudgement ConfidenceOf(const Finding& f);
+// or infinite while the case holds special values; and more (Note
+// [Findings that need no layout], docs/verdicts-and-rules.md). `reduced`:
+// the case was reduced, so what its values hold the finding needs (an
+// unreduced case holds NaN and infinities by chance).
+ConfidenceJudgement ConfidenceOf(const Finding& f, bool reduced = true);
 
 // "aten::masked_select|out|self|permuted|wrong_values": op overload
 // (QualifiedOpName), variant, culprit, feature, verdict family; a finding

@@ -11,6 +11,7 @@
 #include "generators/op_args.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "oracles/compare.h"
 #include "tests/crashes/known_case.h"
 
 namespace dpfuzz {
@@ -361,13 +362,25 @@ TEST(BugTest, NonFiniteInputsOfAnOpOfFreeOrderAreLowConfidence) {
   c.args = {{"self", a}, {"mat2", a}};
   CaseOutcome outcome;
   outcome.verdict = Verdict::kNanIntroduced;
+  outcome.evidence.expected = "0";
+  outcome.evidence.actual = "nan";
   Finding f = MakeFinding(c, outcome);
   f.blame = Blame{"self", "permuted"};
   EXPECT_EQ(ConfidenceOf(f).confidence, Confidence::kHigh);  // Finite.
   std::get<TensorSpec>(f.c.args[1].value).values.specials = kSpecialNegInf;
   const ConfidenceJudgement j = ConfidenceOf(f);
   EXPECT_EQ(j.confidence, Confidence::kLow);
-  EXPECT_THAT(j.reason, HasSubstr("NaN or infinities"));
+  EXPECT_THAT(j.reason, HasSubstr("on inputs that hold NaN or infinities"));
+  // The NaN of a gap's poison is a read outside a view, whatever else
+  // the inputs hold; so is a difference between numbers.
+  Finding poison = f;
+  poison.outcome.evidence.detail = absl::StrCat("got nan", kPoisonNote);
+  EXPECT_EQ(ConfidenceOf(poison).confidence, Confidence::kHigh);
+  Finding numbers = f;
+  numbers.outcome.evidence.actual = "2";
+  EXPECT_EQ(ConfidenceOf(numbers).confidence, Confidence::kHigh);
+  // An unreduced case holds what it was drawn with, needed or not.
+  EXPECT_EQ(ConfidenceOf(f, /*reduced=*/false).confidence, Confidence::kHigh);
   // An integral tensor holds no infinity, whatever its recipe asks.
   for (Argument& arg : f.c.args) {
     std::get<TensorSpec>(arg.value).dtype = DType::kInt64;
