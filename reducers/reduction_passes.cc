@@ -351,12 +351,18 @@ std::vector<DType> DTypesBySimplicity() {
   return all;
 }
 
+// A bool tensor stays bool: it is a mask or a flag, and a mask of 0 and 1
+// in another dtype (an int64 mask, which some ops still take) is another
+// argument than the caller's.
 bool SimplifyDTypes(const Case& current, const Attempt& attempt) {
   bool kept = false;
   for (size_t i = 0; i < TensorCount(current); ++i) {
     for (DType to : DTypesBySimplicity()) {
       const std::vector<const TensorSpec*> ts = AllTensorSpecsOf(current);
-      if (i >= ts.size() || DTypeRank(to) >= DTypeRank(ts[i]->dtype)) break;
+      if (i >= ts.size() || DTypeRank(to) >= DTypeRank(ts[i]->dtype) ||
+          ts[i]->dtype == DType::kBool) {
+        break;
+      }
       const DType from = ts[i]->dtype;
       Case all = current;
       for (TensorSpec* t : AllTensorSpecsOf(all)) {

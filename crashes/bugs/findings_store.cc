@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -68,6 +69,7 @@ struct Stored {
   int64_t hits = 0;
   std::optional<double> first_seen;
   bool untriaged = false;
+  bool reduced = false;  // Its case is a reduction's (original.json).
   std::optional<Case> c;
 };
 
@@ -88,6 +90,7 @@ Stored ReadStored(const std::string& path) {
   }
   absl::StatusOr<Case> c = LoadCaseFile(path + "/case.json");
   if (c.ok()) stored.c = *c;
+  stored.reduced = std::filesystem::exists(path + "/original.json");
   return stored;
 }
 
@@ -116,7 +119,11 @@ absl::StatusOr<Recorded> FindingsStore::Record(const Finding& finding,
   r.is_new = !stored.c.has_value();
   r.hits = stored.hits + 1;
   DPFUZZ_RETURN_IF_ERROR(MakeDirectories(r.path, "finding directory"));
-  if (r.is_new || EvidenceRank(finding.c) < EvidenceRank(*stored.c)) {
+  // A case as found never replaces a reduced one, however small: the
+  // reducer's fixed point is simpler by its whole order (natural strides,
+  // no offsets, plain values), of which EvidenceRank sees two keys.
+  if (r.is_new || ((original != nullptr || !stored.reduced) &&
+                   EvidenceRank(finding.c) < EvidenceRank(*stored.c))) {
     r.case_written = true;
     DPFUZZ_RETURN_IF_ERROR(SaveCaseFile(finding.c, r.path + "/case.json"));
     if (original != nullptr) {

@@ -275,6 +275,28 @@ TEST(ReducerTest, AGradOutputKeepsTheSizeOfItsResult) {
   EXPECT_EQ(r.finding.c, r.reduced);
 }
 
+// Any dtype shows the bug: self goes to float32, the simplest, but the
+// bool mask stays a bool mask (int64 would come first by the order).
+TEST(ReducerTest, ABoolMaskStaysBool) {
+  TensorSpec self;
+  self.dtype = DType::kFloat64;
+  self.layout = StridedLayout{{2}, {1}, 0};
+  TensorSpec mask = self;
+  mask.dtype = DType::kBool;
+  Case start;
+  start.op = "aten::masked_fill";
+  start.args = {{"self", self}, {"mask", mask}};
+  const Predicate p = [](const Case& c) {
+    return TensorSpecsOf(c).size() == 2;
+  };
+  const ReduceResult r = Reduce(Original(start, Verdict::kMismatch),
+                                RunnerOf(p, Verdict::kMismatch), {});
+  const std::vector<const TensorSpec*> ts = TensorSpecsOf(r.reduced);
+  ASSERT_EQ(ts.size(), 2u);
+  EXPECT_EQ(ts[0]->dtype, DType::kFloat32);
+  EXPECT_EQ(ts[1]->dtype, DType::kBool);
+}
+
 // Needs a storage offset of at least 3: a 0-dim tensor at offset 3.
 TEST(ReducerTest, OffsetKeepsItsMinimumAndRankGoesToZero) {
   Case start = LoadKnownCase("tril-out-gapped-writes-outside-view");

@@ -93,6 +93,29 @@ TEST(FindingsStoreTest, HitsCountAndTheSmallestCaseIsKept) {
   fs::remove_all(dir);
 }
 
+// A reduced case (stored with its original) stays when a smaller case as
+// found comes: the reducer's fixed point is the simpler by its whole
+// order. A smaller reduced case replaces it.
+TEST(FindingsStoreTest, AReducedCaseIsNotReplacedByOneAsFound) {
+  const fs::path dir = FreshDir("reduced");
+  absl::StatusOr<FindingsStore> store = FindingsStore::Open(dir.string());
+  ASSERT_TRUE(store.ok()) << store.status();
+  const Case original = TrilOutFinding(6).c;
+  ASSERT_TRUE(store->Record(TrilOutFinding(3), &original).ok());
+  absl::StatusOr<Recorded> as_found = store->Record(TrilOutFinding(1));
+  ASSERT_TRUE(as_found.ok()) << as_found.status();
+  EXPECT_FALSE(as_found->case_written);
+  EXPECT_EQ(FindingJsonIn(as_found->path)["hits"], 2);
+  absl::StatusOr<Recorded> reduced =
+      store->Record(TrilOutFinding(1), &original);
+  ASSERT_TRUE(reduced.ok()) << reduced.status();
+  EXPECT_TRUE(reduced->case_written);
+  absl::StatusOr<Case> stored = LoadCaseFile(reduced->path + "/case.json");
+  ASSERT_TRUE(stored.ok());
+  EXPECT_TRUE(*stored == TrilOutFinding(1).c);
+  fs::remove_all(dir);
+}
+
 // Several stores over one directory (as several dpfuzz processes, or one
 // after another) lose no hit and leave no half-written file.
 TEST(FindingsStoreTest, ConcurrentStoresAndRestartsLoseNoHit) {
