@@ -3,8 +3,9 @@
 # found from SEEDS campaign seeds, and the snippets of its issue.md (the
 # lead finding's, reduced) are compared. For each bug: how many seeds
 # found it, how many distinct snippets came out, and the share of seeds
-# whose snippet is the canonical one (the shortest, then the first in
-# byte order: the minimal one). The bugs: planted ones (found by the
+# whose snippet is the canonical one: the minimal by the reducer's order
+# as far as a snippet shows it (fewest lines, then fewest elements in the
+# lead's case, then the shortest text, then byte order). The bugs: planted ones (found by the
 # planted binary) and known findings of LibTorch, each identified by op,
 # variant and verdict family in report.json.
 #
@@ -50,7 +51,7 @@ for target in "${targets[@]}"; do
     "$dpfuzz" triage "$work/s$seed" >/dev/null 2>&1 || true
   done
   python3 - "$work" "$seeds" "$op" "$variant" "$family" <<'PY'
-import json, os, sys
+import json, math, os, sys
 work, seeds, op, variant, family = sys.argv[1], int(sys.argv[2]), *sys.argv[3:]
 snippets = []
 for s in range(1, seeds + 1):
@@ -62,7 +63,12 @@ for s in range(1, seeds + 1):
     bugs = [b for b in r["bugs"] if b["op"] == op and b["variant"] == variant
             and b["family"] == family and b["confidence"] == "high"]
     if bugs and bugs[0].get("snippet"):
-        snippets.append(bugs[0]["snippet"])
+        case = json.load(open(os.path.join(d, os.path.basename(bugs[0]["findings"][0]), "case.json")))
+        tensors = [a["tensor"] for a in case["args"] if "tensor" in a]
+        tensors += [t for a in case["args"] for t in a.get("tensors", [])]
+        tensors += case.get("grad_outputs", [])
+        elements = sum(math.prod(t.get("sizes", [])) for t in tensors)
+        snippets.append((bugs[0]["snippet"], elements))
         if os.environ.get("SNIPPETS"):
             os.makedirs(os.environ["SNIPPETS"], exist_ok=True)
             name = f"{op.split('::')[1]}-{variant}-s{s}.py"
@@ -71,9 +77,9 @@ for s in range(1, seeds + 1):
 if not snippets:
     print(f"| {op} {variant} | 0 of {seeds} | - | - |")
     sys.exit(0)
-canonical = min(snippets, key=lambda t: (t.count("\n"), len(t), t))
-share = sum(t == canonical for t in snippets) / len(snippets)
-print(f"| {op} {variant} | {len(snippets)} of {seeds} | {len(set(snippets))} "
-      f"| {share:.0%} |")
+canonical = min(snippets, key=lambda s: (s[0].count("\n"), s[1], len(s[0]), s[0]))
+share = sum(t == canonical[0] for t, _ in snippets) / len(snippets)
+print(f"| {op} {variant} | {len(snippets)} of {seeds} | "
+      f"{len(set(t for t, _ in snippets))} | {share:.0%} |")
 PY
 done

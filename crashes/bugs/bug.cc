@@ -98,7 +98,8 @@ int CasePlainness(const Case& c) {
 
 // A finding with what ranks it within its bug: the most ordinary first
 // (Note [The most ordinary lead] in fuzz/triage.cc): the least odd
-// (Oddity), then the most severe, the plainest dtypes, the smallest case.
+// (Oddity), then a reduced one, then the most severe, the plainest dtypes,
+// the smallest case.
 struct Member {
   const StoredFinding* stored;
   Severity severity;
@@ -109,13 +110,16 @@ struct Member {
   // An unexplained sibling that joined an explained bug (Note [Explained
   // siblings]): ranked after the bug's own findings, so it never leads.
   bool joined = false;
+  // A case as found, not a reduction's: a smaller one is still no simpler
+  // by the reducer's whole order (natural strides, plain values).
+  bool unreduced = !stored->reduced;
 
   // A high-confidence bug is led by a finding that makes it one (a stated
   // precondition beside a rejection no rule explains is led by the
   // latter).
   auto Rank() const {
-    return std::tie(joined, confidence.confidence, oddity, stored->untriaged,
-                    severity, plainness, size, stored->dir);
+    return std::tie(joined, confidence.confidence, oddity, unreduced,
+                    stored->untriaged, severity, plainness, size, stored->dir);
   }
 };
 
@@ -676,6 +680,7 @@ absl::StatusOr<StoredFinding> ReadStoredFinding(const std::string& dir) {
     stored.first_seen_seconds = j[kFirstSeenKey].get<double>();
   }
   stored.untriaged = j.is_object() && j.value(kUntriagedKey, false);
+  stored.reduced = std::filesystem::exists(dir + "/original.json");
   if (j.is_object() && j.contains(kGeneralityKey) &&
       j[kGeneralityKey].is_object()) {
     stored.generality = j[kGeneralityKey].value("summary", "");
@@ -745,7 +750,7 @@ std::vector<Bug> GroupBugs(const std::vector<StoredFinding>& findings) {
       continue;
     }
     groups[BugKey(f)].push_back(
-        Member{&s, SeverityOf(f.outcome.verdict), ConfidenceOf(f, !s.untriaged),
+        Member{&s, SeverityOf(f.outcome.verdict), ConfidenceOf(f, s.reduced),
                CaseSize(f.c), Oddity(f.c), CasePlainness(f.c)});
   }
   JoinExplainedSiblings(groups);

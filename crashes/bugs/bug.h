@@ -135,6 +135,9 @@ struct StoredFinding {
   std::optional<double> first_seen_seconds;
   // Stored before triage reached it (findings_store.h's kUntriagedKey).
   bool untriaged = false;
+  // Its case is a reduction's (original.json beside case.json): what its
+  // case holds, the finding needs.
+  bool reduced = false;
   // Where it generalizes (kGeneralityKey's "summary"); "" when not tried.
   std::string generality;
 };

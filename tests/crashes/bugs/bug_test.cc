@@ -115,6 +115,13 @@ TEST(BugTest, TheMostOrdinaryFindingLeadsItsBug) {
   bugs = GroupBugs({findings[0], findings[2], Stored(small_plain)});
   EXPECT_NE(bugs[0].findings[0], "findings/a");
   EXPECT_NE(bugs[0].findings[0], "findings/c");
+  // A reduced case leads a smaller one as found.
+  StoredFinding reduced = findings[2];
+  reduced.reduced = true;
+  StoredFinding as_found = Stored(small_plain);
+  as_found.dir = "findings/e";
+  bugs = GroupBugs({as_found, reduced});
+  EXPECT_THAT(bugs[0].findings, ElementsAre("findings/c", "findings/e"));
 }
 
 // `f` explained by a simulated mechanism of its out.
