@@ -538,27 +538,27 @@ TEST(BugTest, WritesThroughADescribedOverlappingViewAreLowConfidence) {
 // the layout; an out= one that does not die, or one with a nested
 // argument, stays a bug.
 TEST(BugTest, FindingsThatNeedNoLayoutAreLowConfidenceButOutEquals) {
-  for (const Variant v : {Variant::kFunctional, Variant::kInplace}) {
-    Finding f = Tril(DType::kFloat32, Verdict::kMismatch, "", "no_layout");
+  // Low, for `reason`, until blame names a layout the finding needs.
+  const auto low_until_blamed = [](Verdict verdict, Variant v,
+                                   const char* reason) {
+    Finding f = Tril(DType::kFloat32, verdict, "", "no_layout");
     f.c.variant = v;
     const ConfidenceJudgement j = ConfidenceOf(f);
     EXPECT_EQ(j.confidence, Confidence::kLow) << VariantName(v);
-    EXPECT_THAT(j.reason, HasSubstr("every argument contiguous and unshared"));
+    EXPECT_THAT(j.reason, HasSubstr(reason));
     f.blame = Blame{"self", "permuted"};
     EXPECT_EQ(ConfidenceOf(f).confidence, Confidence::kHigh);
+  };
+  for (const Variant v : {Variant::kFunctional, Variant::kInplace}) {
+    low_until_blamed(Verdict::kMismatch, v,
+                     "every argument contiguous and unshared");
   }
   const Finding out =
       Tril(DType::kFloat32, Verdict::kLayoutContract, "", "no_layout");
   ASSERT_EQ(out.c.variant, Variant::kOut);
   EXPECT_EQ(ConfidenceOf(out).confidence, Confidence::kHigh);
   for (const Variant v : {Variant::kFunctional, Variant::kOut}) {
-    Finding crash = Tril(DType::kFloat32, Verdict::kCrash, "", "no_layout");
-    crash.c.variant = v;
-    const ConfidenceJudgement j = ConfidenceOf(crash);
-    EXPECT_EQ(j.confidence, Confidence::kLow) << VariantName(v);
-    EXPECT_THAT(j.reason, HasSubstr("a crash whatever the layout"));
-    crash.blame = Blame{"out", "gapped"};
-    EXPECT_EQ(ConfidenceOf(crash).confidence, Confidence::kHigh);
+    low_until_blamed(Verdict::kCrash, v, "a crash whatever the layout");
   }
   // Blame leaves a nested argument's components where they lie.
   Finding nested = Tril(DType::kFloat32, Verdict::kMismatch, "", "no_layout");
