@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "generators/geometry.h"
+#include "generators/layout_features.h"
 #include "generators/view_chain.h"
 #include "reducers/case_order.h"
 #include "reducers/nested_passes.h"
@@ -22,6 +23,41 @@ Case WithTensor(const Case& c, size_t i, Edit edit) {
   Case copy = c;
   edit(*AllTensorSpecsOf(copy)[i]);
   return copy;
+}
+
+// `resized` with the gaps that resizing took from `before`'s tensors put
+// back in the innermost dim of size > 1, as a slice with step 2 gives
+// them; nullopt when resizing took none. A gapped out= of [1, 2, 2] whose
+// gap lies between its rows has none left at [1, 1, 2], where a bug that
+// writes over gaps no longer shows; at [1, 1, 2] with every other element
+// it does.
+std::optional<Case> WithGapsKept(const Case& before, const Case& resized) {
+  Case kept = resized;
+  const std::vector<const TensorSpec*> was = AllTensorSpecsOf(before);
+  std::vector<TensorSpec*> now = AllTensorSpecsOf(kept);
+  bool changed = false;
+  for (size_t i = 0; i < was.size() && i < now.size(); ++i) {
+    StridedLayout& l = now[i]->layout;
+    if (now[i]->is_nested() ||
+        !(ComputeLayoutFeatures(was[i]->layout) & kFeatureGapped) ||
+        (ComputeLayoutFeatures(l) & kFeatureGapped)) {
+      continue;
+    }
+    const Dims dense = ComputeDenseStridesInOrder(l.sizes, l.strides);
+    size_t inner = l.sizes.size();
+    for (size_t d = 0; d < l.sizes.size(); ++d) {
+      if (l.sizes[d] > 1 &&
+          (inner == l.sizes.size() || dense[d] < dense[inner]))
+        inner = d;
+    }
+    if (inner == l.sizes.size()) continue;  // One element: no gap to have.
+    Dims doubled = l.sizes;
+    doubled[inner] *= 2;
+    l.strides = ComputeDenseStridesInOrder(doubled, dense);
+    l.strides[inner] *= 2;
+    changed = true;
+  }
+  return changed ? std::optional<Case>(kept) : std::nullopt;
 }
 
 bool DropGradOutputs(const Case& current, const Attempt& attempt) {
@@ -198,7 +234,11 @@ bool ShrinkOne(const Case& current, size_t i, size_t d_from_end, Resizing how,
           t->layout.strides =
               ComputeDenseStridesInOrder(t->layout.sizes, t->layout.strides);
         }
-        return std::vector<Case>{kept, dense};
+        std::vector<Case> candidates{kept, dense};
+        if (std::optional<Case> gapped = WithGapsKept(current, kept)) {
+          candidates.push_back(*gapped);
+        }
+        return candidates;
       },
       1, attempt);
 }
@@ -351,16 +391,21 @@ std::vector<DType> DTypesBySimplicity() {
   return all;
 }
 
-// A bool tensor stays bool: it is a mask or a flag, and a mask of 0 and 1
-// in another dtype (an int64 mask, which some ops still take) is another
-// argument than the caller's.
+// A bool tensor beside tensors of other dtypes stays bool: it is a mask
+// or a flag, and a mask of 0 and 1 in another dtype (an int64 mask, which
+// some ops still take) is another argument than the caller's. Where every
+// tensor is bool, they are the op's data and change together.
 bool SimplifyDTypes(const Case& current, const Attempt& attempt) {
   bool kept = false;
   for (size_t i = 0; i < TensorCount(current); ++i) {
     for (DType to : DTypesBySimplicity()) {
       const std::vector<const TensorSpec*> ts = AllTensorSpecsOf(current);
-      if (i >= ts.size() || DTypeRank(to) >= DTypeRank(ts[i]->dtype) ||
-          ts[i]->dtype == DType::kBool) {
+      const bool mask =
+          i < ts.size() && ts[i]->dtype == DType::kBool &&
+          std::any_of(ts.begin(), ts.end(), [](const TensorSpec* t) {
+            return t->dtype != DType::kBool;
+          });
+      if (i >= ts.size() || DTypeRank(to) >= DTypeRank(ts[i]->dtype) || mask) {
         break;
       }
       const DType from = ts[i]->dtype;
@@ -437,6 +482,9 @@ std::vector<Case> WithASizeThatFollows(const Case& c, int64_t step) {
       if (sizes[d] <= step) continue;
       candidates.push_back(WithTensor(
           c, i, [d, step](TensorSpec& t) { t.layout.sizes[d] -= step; }));
+      if (std::optional<Case> gapped = WithGapsKept(c, candidates.back())) {
+        candidates.push_back(*gapped);
+      }
     }
   }
   return candidates;

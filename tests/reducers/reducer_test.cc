@@ -8,6 +8,7 @@
 #include "crashes/bugs/findings_store.h"
 #include "generators/case_json.h"
 #include "generators/geometry.h"
+#include "generators/layout_features.h"
 #include "generators/view_chain.h"
 #include "gtest/gtest.h"
 #include "reducers/case_order.h"
@@ -276,7 +277,8 @@ TEST(ReducerTest, AGradOutputKeepsTheSizeOfItsResult) {
 }
 
 // Any dtype shows the bug: self goes to float32, the simplest, but the
-// bool mask stays a bool mask (int64 would come first by the order).
+// bool mask beside it stays a bool mask (int64 would come first by the
+// order).
 TEST(ReducerTest, ABoolMaskStaysBool) {
   TensorSpec self;
   self.dtype = DType::kFloat64;
@@ -295,6 +297,38 @@ TEST(ReducerTest, ABoolMaskStaysBool) {
   ASSERT_EQ(ts.size(), 2u);
   EXPECT_EQ(ts[0]->dtype, DType::kFloat32);
   EXPECT_EQ(ts[1]->dtype, DType::kBool);
+  // Where every tensor is bool, they are data: float32 too.
+  std::get<TensorSpec>(start.args[0].value).dtype = DType::kBool;
+  const ReduceResult data = Reduce(Original(start, Verdict::kMismatch),
+                                   RunnerOf(p, Verdict::kMismatch), {});
+  for (const TensorSpec* t : TensorSpecsOf(data.reduced)) {
+    EXPECT_EQ(t->dtype, DType::kFloat32);
+  }
+}
+
+// Needs a gapped tensor of rank 3 whose last dim has 2 elements (a
+// kernel's width, say), from [1, 2, 2] with its gap between rows:
+// shrinking the rows to one takes the gap away unless it moves into the
+// last dim: [1, 1, 2], every other element.
+TEST(ReducerTest, AShrinkKeepsTheGapsAFindingNeeds) {
+  TensorSpec out;
+  out.layout = StridedLayout{{1, 2, 2}, {6, 3, 1}, 0};
+  Case start;
+  start.op = "aten::neg";
+  start.variant = Variant::kOut;
+  start.args = {{"out", out}};
+  const Predicate p = [](const Case& c) {
+    const std::vector<const TensorSpec*> ts = TensorSpecsOf(c);
+    return ts.size() == 1 && ts[0]->layout.sizes.size() == 3 &&
+           ts[0]->layout.sizes[2] == 2 &&
+           (ComputeLayoutFeatures(ts[0]->layout) & kFeatureGapped);
+  };
+  ASSERT_TRUE(p(start));
+  const ReduceResult r = Reduce(Original(start, Verdict::kOutsideWrite),
+                                RunnerOf(p, Verdict::kOutsideWrite), {});
+  const StridedLayout& l = OnlyTensor(r.reduced).layout;
+  EXPECT_EQ(l.sizes, (Dims{1, 1, 2})) << CaseToJson(r.reduced);
+  EXPECT_EQ(l.strides[2], 2) << CaseToJson(r.reduced);
 }
 
 // Needs a storage offset of at least 3: a 0-dim tensor at offset 3.
