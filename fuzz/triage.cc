@@ -278,7 +278,7 @@ void Triage::HandleFinding(const Finding& found, double elapsed,
 // crashes/bugs/bug.h), is led by that one, checked with Python and given
 // its issue.md, so the report does not ask a maintainer to dismiss a real
 // bug as an aliasing case or a NaN artefact. GroupBugs ranks a bug's
-// findings the same way.
+// findings the same way, and a reduced one before one as found.
 std::string Triage::StoreForBug(const Finding& f, const Case* original,
                                 const std::string& bug_id) {
   BugRecord& bug = bugs_[bug_id];

@@ -204,12 +204,15 @@ absl::StatusOr<bool> FitGradOutputs(const OpSpec& spec, Case& c) {
   if (results.size() != c.grad_outputs.size()) return false;
   bool changed = false;
   for (size_t i = 0; i < results.size(); ++i) {
-    StridedLayout& l = c.grad_outputs[i].layout;
-    const Dims sizes = results[i].sizes().vec();
+    // A nested result has no sizes of its own; its grad_output's
+    // components are the reducer's to shrink (reducers/nested_passes.h).
     if (c.grad_outputs[i].is_nested() || results[i].is_nested() ||
-        l.sizes == sizes) {
+        results[i].layout() != at::kStrided) {
       continue;
     }
+    StridedLayout& l = c.grad_outputs[i].layout;
+    const Dims sizes = results[i].sizes().vec();
+    if (l.sizes == sizes) continue;
     l.strides = l.sizes.size() == sizes.size()
                     ? ComputeDenseStridesInOrder(sizes, l.strides)
                     : ComputeContiguousStrides(sizes);
