@@ -30,7 +30,7 @@
 //    the `_embedding_bag` ops assume every input but `weight` contiguous
 //    (embedding_bag calls .contiguous() on them, the backward ops get the
 //    forward's). A finding that needs such an argument strided is low
-//    confidence (crashes/bugs/bug.cc), not dropped.
+//    confidence (crashes/bugs/confidence.h), not dropped.
 // Ops of all kinds may be missing from a LibTorch: the tables hold the
 // names of 1.13 and 2.x alike. See Note [Rule table] in oracles/rules.h.
 //

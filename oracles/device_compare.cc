@@ -22,7 +22,7 @@ namespace {
 // - an output equal up to sign: singular vectors and eigenvectors are
 //   defined up to sign, and each device's solver picks its own.
 // Other value differences are findings; where they are only in an output
-// after the first, the bug is low confidence (crashes/bugs/bug.cc).
+// after the first, the bug is low confidence (crashes/bugs/confidence.h).
 bool ReturnsTensors(const c10::OperatorHandle& op) {
   for (const c10::Argument& r : op.schema().returns()) {
     if (IsTensorLike(r.real_type())) return true;

@@ -13,17 +13,10 @@
 // apart).
 //
 // Bugs are ranked for a maintainer's time:
-//  - confidence (ConfidenceOf): low for behaviour PyTorch calls undefined
-//    or deprecated (arguments sharing memory with a written output, out=
-//    or in-place on an expanded or overlapping tensor) and for rejections
-//    whose error states a layout precondition of the op ("saved_v must be
-//    contiguous", "Unsupported memory format": a restriction the op may
-//    document, unlike an internal view's "view size is not compatible"),
-//    and for wrong values where the baseline's own value is not finite
-//    and the inputs were drawn with special values (inf, NaN), or where
-//    the baseline itself gives the variant's values once its inputs move by
-//    one ulp (Evidence::ill_conditioned), high otherwise. Low confidence bugs
-//    are kept and marked, ranked after every high confidence one (the report
+//  - confidence (ConfidenceOf, crashes/bugs/confidence.h): low for
+//    behaviour PyTorch leaves undefined, states as a limitation or
+//    documents as a precondition, high otherwise. Low confidence bugs are
+//    kept and marked, ranked after every high confidence one (the report
 //    lists them apart), never hidden;
 //  - severity (SeverityOf), the most severe finding's: memory (crash, oom,
 //    writes outside the view, modified inputs), then silent wrong values
@@ -51,6 +44,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "crashes/bugs/bug_mechanism.h"
+#include "crashes/bugs/confidence.h"
 #include "crashes/bugs/layout_picture.h"
 #include "crashes/findings/finding.h"
 
@@ -66,14 +60,7 @@ enum class Severity : uint8_t {
   kContract,      // "layout_contract": layout_contract.
 };
 
-// Whether the behaviour is one PyTorch defines.
-enum class Confidence : uint8_t {
-  kHigh,  // "high": defined behaviour, a real bug.
-  kLow,   // "low": behaviour PyTorch calls undefined or deprecated.
-};
-
 absl::string_view SeverityName(Severity severity);
-absl::string_view ConfidenceName(Confidence confidence);
 
 // "wrong_values" (mismatch, nan_introduced, outside_write, input_modified,
 // device_mismatch), "gradient" (grad_mismatch), "rejection"
@@ -84,27 +71,6 @@ std::string VerdictFamily(Verdict v);
 
 // kContract for agree and both_rejected, which are not findings.
 Severity SeverityOf(Verdict v);
-
-struct ConfidenceJudgement {
-  Confidence confidence = Confidence::kHigh;
-  std::string reason;  // Why it is low; "" when high.
-};
-
-// The arguments the case's call writes (out=, an in-place self): from the
-// schema when dpfuzz knows the op; else the names ATen's out= and in-place
-// schemas use (an op of a library this process has not loaded).
-std::vector<std::string> WrittenArgumentsOf(const Case& c);
-
-// Low when the case's arguments share memory with a written output
-// (Case::aliases), or when a tensor the call writes (out=, in-place self;
-// from the op's schema when dpfuzz knows the op, else "self" and "out")
-// is expanded (zero_stride) or overlaps itself; low for a mismatch or
-// gradient mismatch whose baseline value at the first difference is NaN
-// or infinite while the case holds special values; and more (Note
-// [Findings that need no layout], docs/verdicts-and-rules.md). `reduced`:
-// the case was reduced, so what its values hold the finding needs (an
-// unreduced case holds NaN and infinities by chance).
-ConfidenceJudgement ConfidenceOf(const Finding& f, bool reduced = true);
 
 // "aten::masked_select|out|self|permuted|wrong_values": op overload
 // (QualifiedOpName), variant, culprit, feature, verdict family; a finding

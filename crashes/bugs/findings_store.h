@@ -9,10 +9,11 @@
 // stored case when the new one is better evidence (EvidenceRank in
 // crashes/bugs/evidence_order.h: no shared memory, no NaN or infinities,
 // then fewer elements in all; a case as found never replaces a reduced
-// one), so the store keeps one ordinary, small case per bug, with the time its signature was first seen. Every file is written
-// atomically (common/files.h): an interrupted run leaves each finding whole.
-// Each Record holds an flock on <dir>/.lock, so several dpfuzz processes (and
-// runs after runs) can share one directory without losing hits.
+// one), so the store keeps one ordinary, small case per bug, with the time its
+// signature was first seen. Every file is written atomically (common/files.h):
+// an interrupted run leaves each finding whole. Each Record holds an flock on
+// <dir>/.lock, so several dpfuzz processes (and runs after runs) can share one
+// directory without losing hits.
 //
 //   absl::StatusOr<FindingsStore> store = FindingsStore::Open("findings");
 //   absl::StatusOr<Recorded> r = store->Record(MakeFinding(c, outcome));

@@ -532,7 +532,7 @@ TEST(BugTest, WritesThroughADescribedOverlappingViewAreLowConfidence) {
   EXPECT_EQ(scatter({2, 1}).confidence, Confidence::kHigh);
 }
 
-// Note [Findings that need no layout] in crashes/bugs/bug.cc: a
+// Note [Findings that need no layout] in crashes/bugs/confidence.cc: a
 // functional or in-place finding that shows with every argument plain is
 // the baseline's own call misbehaving, and a death so is a crash whatever
 // the layout; an out= one that does not die, or one with a nested
