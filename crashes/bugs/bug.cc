@@ -312,7 +312,7 @@ absl::StatusOr<StoredFinding> ReadStoredFinding(const std::string& dir) {
     stored.first_seen_seconds = j[kFirstSeenKey].get<double>();
   }
   stored.untriaged = j.is_object() && j.value(kUntriagedKey, false);
-  stored.reduced = std::filesystem::exists(dir + "/original.json");
+  stored.reduced = HoldsReducedCase(dir);
   if (j.is_object() && j.contains(kGeneralityKey) &&
       j[kGeneralityKey].is_object()) {
     stored.generality = j[kGeneralityKey].value("summary", "");

@@ -90,11 +90,15 @@ Stored ReadStored(const std::string& path) {
   }
   absl::StatusOr<Case> c = LoadCaseFile(path + "/case.json");
   if (c.ok()) stored.c = *c;
-  stored.reduced = std::filesystem::exists(path + "/original.json");
+  stored.reduced = HoldsReducedCase(path);
   return stored;
 }
 
 }  // namespace
+
+bool HoldsReducedCase(const std::string& path) {
+  return std::filesystem::exists(path + "/original.json");
+}
 
 absl::StatusOr<FindingsStore> FindingsStore::Open(const std::string& dir) {
   DPFUZZ_RETURN_IF_ERROR(MakeDirectories(dir, "findings directory"));

@@ -54,6 +54,10 @@ struct Recorded {
   int64_t hits = 0;           // Hits so far, across runs over this directory.
 };
 
+// Whether the finding stored in `path` holds a reduction's case: Record
+// kept the case it was reduced from beside it (original.json).
+bool HoldsReducedCase(const std::string& path);
+
 class FindingsStore {
  public:
   // Creates `dir` if needed; an error if it exists and is not a directory.
