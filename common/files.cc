@@ -1,5 +1,7 @@
 #include "common/files.h"
 
+#include <ftw.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -79,6 +81,18 @@ absl::StatusOr<std::string> MakeTempDirectory(const std::string& prefix) {
         absl::StrCat("creating ", dir, ": ", std::strerror(errno)));
   }
   return dir;
+}
+
+void RemoveTree(const std::string& path) {
+  // Depth first, so a directory is empty when its turn comes; links are
+  // removed, never followed.
+  ::nftw(
+      path.c_str(),
+      [](const char* entry, const struct stat*, int, struct FTW*) {
+        std::remove(entry);
+        return 0;
+      },
+      16, FTW_DEPTH | FTW_PHYS);
 }
 
 }  // namespace dpfuzz

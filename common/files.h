@@ -28,6 +28,15 @@ absl::Status MakeDirectories(const std::string& dir, const std::string& what);
 // A new private directory $TMPDIR/<prefix>XXXXXX (/tmp without TMPDIR).
 absl::StatusOr<std::string> MakeTempDirectory(const std::string& prefix);
 
+// Removes `path` and everything under it, best effort (a temporary
+// directory's cleanup). Not std::filesystem::remove_all: the torch wheels'
+// libtorch.so exports its own copy of it from the libstdc++ it links
+// statically (pytorch/pytorch#133437), which jumps to address 0 when a
+// program's call binds to it; the link order of Note [LibTorch's libstdc++
+// symbols] did not prevent that with torch 2.11 on an Ubuntu 24.04 GPU
+// runner.
+void RemoveTree(const std::string& path);
+
 }  // namespace dpfuzz
 
 #endif  // DPFUZZ_COMMON_FILES_H_

@@ -10,8 +10,6 @@
 namespace dpfuzz::cuda_kernels {
 namespace {
 
-constexpr unsigned long long kNone = ~0ull;
-
 template <ValueKind kKind>
 constexpr bool kIsComplex =
     kKind == ValueKind::kComplex64 || kKind == ValueKind::kComplex128;

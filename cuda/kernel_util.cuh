@@ -18,6 +18,10 @@
 
 namespace dpfuzz::cuda_kernels {
 
+// The first index a scan found, before it found one (atomicMin keeps the
+// lowest, so "none" is the largest value).
+inline constexpr unsigned long long kNone = ~0ull;
+
 inline constexpr int kThreadsPerBlock = 256;
 
 // Enough blocks to fill a large GPU (an H100 holds about 270k resident

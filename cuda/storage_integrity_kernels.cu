@@ -7,8 +7,6 @@
 namespace dpfuzz::cuda_kernels {
 namespace {
 
-constexpr unsigned long long kNone = ~0ull;
-
 // Overlapping views mark an element more than once, always with 1.
 __global__ void MarkViewKernel(uint8_t* mask, const ViewGeometry view) {
   for (int64_t i = GridStart(); i < view.numel; i += GridStep()) {

@@ -24,7 +24,8 @@
 # The runner's LibTorch: CMAKE_PREFIX_PATH when set, else the one of the
 # Python named by DPFUZZ_PYTHON (default: python3) through
 # torch.utils.cmake_prefix_path. OUT gets build/ (the CMake build),
-# findings/, corpus/, campaign.log, summary.json and gpu_tests.log.
+# findings/, corpus/, campaign.log, summary.json, toolchain_tests.log and
+# gpu_tests.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${1:?usage: scripts/gpu_runner.sh OUT [SECONDS] [dpfuzz flags...]}"
@@ -55,6 +56,12 @@ configure || { scripts/setup.sh && configure; } ||
 cmake --build "$out/build" -j "$(nproc)" --target dpfuzz dpfuzz_planted \
   dpfuzz_cuda_gpu_test dpfuzz_cuda_oracles_test dpfuzz_seeds \
   >"$out/build.log" 2>&1 || fail "build failed, see $out/build.log"
+
+# Where dpfuzz's standard library calls bind to LibTorch's copies, the
+# campaign dies on the way (Note [LibTorch's libstdc++ symbols] in
+# CMakeLists.txt): stop before it.
+ctest --test-dir "$out/build" -L toolchain --output-on-failure >"$out/toolchain_tests.log" 2>&1 ||
+  fail "dpfuzz calls LibTorch's copy of the standard library, see $out/toolchain_tests.log"
 
 # The gpu tests must run here: a skip means the device was not usable.
 status=0

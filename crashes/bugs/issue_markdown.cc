@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <optional>
 
 #include "absl/strings/match.h"
@@ -201,7 +200,7 @@ IssueCheck CheckIssueSnippet(const std::string& python, double timeout_seconds,
           StrCat("failed: ", Describe(r), raised ? ", " + error : "");
     }
   }
-  if (dir.ok()) std::filesystem::remove_all(*dir);
+  if (dir.ok()) RemoveTree(*dir);
   return check;
 }
 

@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <iterator>
 #include <set>
 #include <system_error>
@@ -138,8 +137,7 @@ Supervisor::~Supervisor() {
   slots_.clear();
   spare_.reset();
   spare_alone_.reset();
-  std::error_code ignored;
-  std::filesystem::remove_all(state_dir_, ignored);
+  RemoveTree(state_dir_);
 }
 
 absl::StatusOr<std::unique_ptr<WorkerProcess>> Supervisor::StartProcess(

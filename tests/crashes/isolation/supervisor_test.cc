@@ -5,11 +5,14 @@
 #include "crashes/isolation/supervisor.h"
 
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "common/files.h"
 #include "generators/geometry.h"
 #include "generators/op_registry.h"
 #include "gtest/gtest.h"
@@ -146,6 +149,23 @@ TEST_F(SupervisorTest, ADeathInABatchNamesItsCaseAndTheRestRunOnce) {
     EXPECT_EQ(r.finding->c.op, "planted::segv_neg");
   }
   EXPECT_EQ(ran.worker_deaths, 1);
+}
+
+// Its workers' slots and case files live in a directory of its own under
+// TMPDIR, which is gone, with all it held, once the supervisor is.
+TEST_F(SupervisorTest, LeavesNothingInTmpdirWhenItEnds) {
+  absl::StatusOr<std::string> tmp = MakeTempDirectory("dpfuzz-test-");
+  ASSERT_TRUE(tmp.ok()) << tmp.status();
+  const char* old = std::getenv("TMPDIR");
+  const std::string saved = old != nullptr ? old : "";
+  ::setenv("TMPDIR", tmp->c_str(), 1);
+  const Ran ran = RunAll(
+      TicketsWhere("planted::good_neg", 3, [](const Case&) { return true; }));
+  old != nullptr ? ::setenv("TMPDIR", saved.c_str(), 1) : ::unsetenv("TMPDIR");
+  EXPECT_EQ(ran.results.size(), 3u);
+  EXPECT_TRUE(std::filesystem::is_empty(*tmp));
+  RemoveTree(*tmp);
+  EXPECT_FALSE(std::filesystem::exists(*tmp));
 }
 
 }  // namespace
