@@ -440,8 +440,11 @@ bool SimplifyValues(const Case& current, const Attempt& attempt) {
         const bool explicit_floats =
             t.values.distribution == Distribution::kExplicit &&
             (IsFloating(t.dtype) || IsComplex(t.dtype));
+        // Ones may still become zeros (the case order keeps every step
+        // a simpler one).
         if (t.values.distribution == Distribution::kDyadic ||
             t.values.distribution == Distribution::kWide ||
+            t.values.distribution == Distribution::kOnes ||
             t.values.distribution == Distribution::kSmallInt ||
             t.values.distribution == Distribution::kArange || explicit_floats) {
           t.values.distribution = d;
@@ -536,8 +539,13 @@ bool ToCpu(const Case& current, const Attempt& attempt) {
 }  // namespace
 
 std::vector<ReductionPass> DefaultReductionPasses() {
+  // Values before sizes: a simpler value can need room that size steps
+  // take away (an all-True mask needs a source as long as the mask, which
+  // a source shrunk to a drawn mask's True count no longer has), and every
+  // later candidate is then tried with them.
   return {{"drop_grad_outputs", DropGradOutputs},
           {"drop_arguments", DropArguments},
+          {"simplify_values", SimplifyValues},
           {"drop_dims", DropDims},
           {"merge_dims", MergeDims},
           {"shrink_sizes", ShrinkSizes},
@@ -547,7 +555,6 @@ std::vector<ReductionPass> DefaultReductionPasses() {
           {"natural_unit_strides", NaturalUnitStrides},
           {"shrink_ints", ShrinkInts},
           {"simplify_dtypes", SimplifyDTypes},
-          {"simplify_values", SimplifyValues},
           {"to_cpu", ToCpu},
           {"drop_components", DropComponents},
           {"shrink_components", ShrinkComponents},

@@ -306,6 +306,46 @@ TEST(ReducerTest, ABoolMaskStaysBool) {
   }
 }
 
+// masked_scatter's relation: the source needs as many elements as the
+// mask has True ones. A drawn mask (small integers: here one True) over
+// a tied self shrinks with it, and the source then to the True count; an
+// all-True mask, the simplest that shows the bug, needs a source as long as
+// the mask, so values are simplified before sizes take that room away.
+// Ones that became so still become zeros where the bug allows.
+TEST(ReducerTest, AValueChangeIsTriedBeforeSizesTakeItsRoomAway) {
+  TensorSpec self;
+  self.layout = StridedLayout{{4}, {1}, 0};
+  self.values.distribution = Distribution::kOnes;
+  TensorSpec mask = self;
+  mask.dtype = DType::kBool;
+  mask.values.distribution = Distribution::kSmallInt;
+  TensorSpec source = self;  // Of its own size: tied to neither.
+  source.layout = StridedLayout{{5}, {1}, 0};
+  source.values.distribution = Distribution::kArange;
+  Case start;
+  start.op = "aten::masked_scatter";
+  start.args = {{"self", self}, {"mask", mask}, {"source", source}};
+  const Predicate p = [](const Case& c) {
+    const std::vector<const TensorSpec*> ts = TensorSpecsOf(c);
+    if (ts.size() != 3) return false;
+    const int64_t n = ts[1]->numel();
+    const Distribution d = ts[1]->values.distribution;
+    const int64_t trues = d == Distribution::kOnes       ? n
+                          : d == Distribution::kSmallInt ? 1
+                                                         : 0;
+    return ts[0]->numel() >= 2 && trues >= 1 && ts[2]->numel() >= trues;
+  };
+  const ReduceResult r = Reduce(Original(start, Verdict::kMismatch),
+                                RunnerOf(p, Verdict::kMismatch), {});
+  const std::vector<const TensorSpec*> ts = TensorSpecsOf(r.reduced);
+  ASSERT_EQ(ts.size(), 3u) << CaseToJson(r.reduced);
+  EXPECT_EQ(ts[1]->values.distribution, Distribution::kOnes)
+      << CaseToJson(r.reduced);
+  EXPECT_EQ(ts[1]->layout.sizes, (Dims{2}));
+  EXPECT_EQ(ts[2]->numel(), 2);
+  ExpectSimplestValues(*ts[0]);
+}
+
 // Needs a gapped tensor of rank 3 whose last dim has 2 elements (a
 // kernel's width, say), from [1, 2, 2] with its gap between rows:
 // shrinking the rows to one takes the gap away unless it moves into the
