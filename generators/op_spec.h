@@ -52,6 +52,10 @@ enum OpRule : uint32_t {
   // Not known to be deterministic (a generic op): the baseline runs twice,
   // and when the two runs differ the case is judged as kRuleNondeterministic.
   kRuleCheckDeterminism = 1u << 3,
+  // Keeps a channels_last (4-d) or channels_last_3d (5-d) input's memory
+  // format in its result (Note [Ops that keep a memory format] in
+  // generators/memory_format_family.h, whose table gives it to ATen ops).
+  kRuleKeepsMemoryFormat = 1u << 4,
 };
 
 // The reference a nested op's result is checked against, beside the

@@ -6,6 +6,7 @@
 #include "generators/aten_bridge.h"
 #include "generators/contract_rules.h"
 #include "generators/geometry.h"
+#include "generators/memory_format_family.h"
 
 namespace dpfuzz {
 namespace {
@@ -199,6 +200,42 @@ std::optional<std::string> CheckLayoutPromises(
     }
   }
   return std::nullopt;
+}
+
+std::optional<DroppedFormat> CheckKeepsMemoryFormat(
+    const OpSpec& spec, const Case& c, const NamedTensors& inputs,
+    const std::vector<at::Tensor>& outputs) {
+  const std::string name = FormatKeptInput(c, spec.rules);
+  const auto it = inputs.find(name);
+  if (name.empty() || it == inputs.end() || it->second.size() != 1 ||
+      outputs.empty()) {
+    return std::nullopt;
+  }
+  const at::Tensor& in = it->second.front();
+  const at::Tensor& out = outputs.front();
+  if (!in.defined() || in.is_nested() || in.layout() != at::kStrided ||
+      !out.defined() || out.is_nested() || out.layout() != at::kStrided ||
+      out.dim() != in.dim() || out.numel() == 0 ||
+      AmbiguousMemoryFormat(in.sizes().vec())) {
+    return std::nullopt;
+  }
+  // Note [Ops that keep a memory format]: laid out exactly as
+  // .contiguous(memory_format=...) lays it out.
+  const bool cl = in.dim() == 4;
+  const std::vector<int64_t> exact =
+      cl ? c10::get_channels_last_strides_2d(in.sizes())
+         : c10::get_channels_last_strides_3d(in.sizes());
+  const at::MemoryFormat format =
+      cl ? at::MemoryFormat::ChannelsLast : at::MemoryFormat::ChannelsLast3d;
+  if (in.strides() != c10::IntArrayRef(exact) || out.is_contiguous(format)) {
+    return std::nullopt;
+  }
+  return DroppedFormat{
+      name,
+      absl::StrCat("a ", cl ? "channels_last" : "channels_last_3d", " input ",
+                   c10::str(in.sizes()), "@", c10::str(in.strides()),
+                   " gave a result ", c10::str(out.sizes()), "@",
+                   c10::str(out.strides()), " not in that format")};
 }
 
 }  // namespace dpfuzz

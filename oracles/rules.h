@@ -37,7 +37,11 @@
 //    holds it to what both agree on);
 //  - a TensorIterator op (kRulePropagatesStrides) whose tensor inputs are
 //    all non-overlapping and dense with one and the same geometry returns
-//    that geometry.
+//    that geometry;
+//  - an op that keeps its input's memory format (kRuleKeepsMemoryFormat,
+//    Note [Ops that keep a memory format] in
+//    generators/memory_format_family.h) given a 4-d channels_last or 5-d
+//    channels_last_3d input returns a result of that rank in that format.
 
 #ifndef DPFUZZ_ORACLES_RULES_H_
 #define DPFUZZ_ORACLES_RULES_H_
@@ -79,6 +83,21 @@ bool RejectionAllowed(const Case& c);
 std::optional<std::string> CheckLayoutPromises(
     const OpSpec& spec, const Case& c, const c10::OperatorHandle& op,
     const NamedTensors& inputs, const std::vector<at::Tensor>& outputs);
+
+// A memory format the functional call dropped: the input that had it and
+// what came back.
+struct DroppedFormat {
+  std::string argument;  // "self" or "input".
+  std::string detail;
+};
+
+// Where the call of `c` keeps its input's memory format (FormatKeptInput)
+// and that input is a 4-d tensor laid out exactly channels_last or a 5-d
+// one channels_last_3d, of no ambiguous sizes: output 0, of that rank, not
+// contiguous in that format. Nothing otherwise.
+std::optional<DroppedFormat> CheckKeepsMemoryFormat(
+    const OpSpec& spec, const Case& c, const NamedTensors& inputs,
+    const std::vector<at::Tensor>& outputs);
 
 }  // namespace dpfuzz
 

@@ -475,6 +475,13 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
       return MakeFinding(Verdict::kLayoutContract,
                          Described("output 0", *broken));
     }
+    if (std::optional<DroppedFormat> dropped =
+            CheckKeepsMemoryFormat(judged, c, variant.args, v.outputs)) {
+      Evidence e = Described("output 0", std::move(dropped->detail));
+      e.mechanism = "drops_memory_format";
+      e.mechanism_argument = dropped->argument;
+      return MakeFinding(Verdict::kLayoutContract, std::move(e));
+    }
   }
   // Gradients of a nondeterministic op differ as its values do.
   if (!c.grad_outputs.empty() && written.empty() &&

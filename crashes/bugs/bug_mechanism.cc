@@ -167,6 +167,11 @@ constexpr MechanismText kMechanismTexts[] = {
      "These out= overloads return a tensor other than the one they were "
      "given. Code that uses the returned tensor and the out= tensor as one "
      "sees two."},
+    {"drops_memory_format", "drops the memory format of $ARG",
+     "Given $ARG channels_last (4-d) or channels_last_3d (5-d), these ops "
+     "return a result in another memory format, where PyTorch's module tests "
+     "hold them to keep it. A channels_last model then pays a conversion, or "
+     "a slow path, at the next op."},
     {"reads_outside_view", "reads memory outside its arguments' views",
      "Their results hold memory that lies outside every argument's view. "
      "Which mistake reads it no simulation found."},

@@ -3,8 +3,10 @@
 // Wrong values are explained by simulation in the worker
 // (oracles/mechanism.h, Note [Mechanisms by simulation]), and a broken
 // out= promise by what was seen ("replaces_out", "marks_out_conj",
-// "returns_other_tensor", oracles/run_case.cc): the finding's evidence
-// names the mistake and the argument. Other verdicts are explained by what
+// "returns_other_tensor", oracles/run_case.cc), and a memory format an op
+// should keep by the input that had it ("drops_memory_format",
+// oracles/rules.h): the finding's evidence names the mistake and the
+// argument. Other verdicts are explained by what
 // the op said or where it died:
 //  - a rejection whose error says an internal `.view` failed ("view size
 //    is not compatible with input tensor's size and stride", "use

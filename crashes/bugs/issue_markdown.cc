@@ -147,6 +147,12 @@ constexpr VerdictText kTexts[] = {
     {Verdict::kOom, "runs out of memory", "exhausts memory"},
 };
 
+// A functional call's layout promise is about its result, not an out=.
+constexpr VerdictText kResultFormat = {
+    Verdict::kLayoutContract, "returns its result in another memory format",
+    "returns its result in another memory format than PyTorch promises for "
+    "it"};
+
 constexpr char kReproPy[] =
     "`repro.py` beside this file rebuilds the case exactly as dpfuzz ran it.";
 
@@ -223,6 +229,10 @@ std::string IssueMarkdown(const Finding& finding, const IssueSnippet& snippet,
   // Where the bug needs no layout (a baseline failure), none is named; a
   // write outside a view or a moved out= is first about the written ones.
   const Verdict v = finding.outcome.verdict;
+  if (v == Verdict::kLayoutContract &&
+      finding.c.variant == Variant::kFunctional) {
+    text = &kResultFormat;
+  }
   const bool baseline = finding.outcome.kind == FindingKind::kBaselineFailure;
   const std::optional<Culprit> culprit =
       baseline ? std::nullopt

@@ -264,7 +264,23 @@ std::string Check(const ReproPlan& plan,
       }
       return StrCat(out, "call(*args)\n", after, "sys.exit(1 if ",
                     StrJoin(changed, " or "), " else 0)\n");
-    case ReproCheck::kLayout:  // out= only (MakeIssueSnippet).
+    case ReproCheck::kLayout:  // out=, or a memory format dropped.
+      if (plan.written.empty()) {
+        for (const ReproTensor& t : plan.tensors) {
+          if (t.arg != "self" && t.arg != "input") continue;
+          return StrCat(
+              "result = call(*args)\n",
+              "result = result[0] if isinstance(result, tuple) else result\n",
+              "fmt = torch.channels_last if ", t.name,
+              ".dim() == 4 else torch.channels_last_3d\n",
+              "print(\"input: \", ", t.name, ".stride(), ", t.name,
+              ".is_contiguous(memory_format=fmt))\n",
+              "print(\"result:\", result.stride(), "
+              "result.is_contiguous(memory_format=fmt))\n",
+              "sys.exit(0 if result.is_contiguous(memory_format=fmt) else "
+              "1)\n");
+        }
+      }
       out = StrJoin(plan.written, ", ");
       return StrCat(
           "def place(t):  # memory, strides of dims of size > 1, bits\n"
@@ -415,9 +431,11 @@ absl::StatusOr<IssueSnippet> MakeIssueSnippet(const Finding& finding) {
         "its values are compared under rules (random values, tied indices) "
         "that a short snippet does not spell");
   }
-  if (plan.check == ReproCheck::kLayout && c.variant != Variant::kOut) {
+  if (plan.check == ReproCheck::kLayout && c.variant != Variant::kOut &&
+      finding.outcome.evidence.mechanism != "drops_memory_format") {
     return absl::UnimplementedError(
-        "a layout promise of a functional call: no short snippet checks it");
+        "a layout promise of a functional call (preserve_format, strides "
+        "propagated): no short snippet checks it");
   }
   // The tensors: the arguments, and the grad_outputs when backward runs
   // and may be where the bug shows (wrong values of the op's own results

@@ -35,6 +35,8 @@ std::string Constants(const ReproPlan& plan) {
       "const bool kNondeterministic = ", cc_bool(plan.nondeterministic), ";\n",
       "const bool kPropagatesStrides = ", cc_bool(plan.propagates_strides),
       ";\n",
+      "const bool kKeepsMemoryFormat = ", cc_bool(plan.keeps_memory_format),
+      ";\n",
       "const std::string kMemoryFormat = ", CppQuoted(plan.memory_format),
       ";\n", "const bool kRejectionAllowed = ", cc_bool(plan.rejection_allowed),
       ";  // aliased out=/in-place arguments\n",

@@ -384,7 +384,7 @@ std::string BrokenOutContract(const Tensors& args,
 }
 
 // What the functional call broke of PyTorch's layout promises (kMemoryFormat,
-// kPropagatesStrides). "" if nothing.
+// kPropagatesStrides, kKeepsMemoryFormat). "" if nothing.
 std::string BrokenLayoutPromise(const Tensors& args,
                                 const std::vector<at::Tensor>& returned) {
   if (returned.empty()) return "";
@@ -438,6 +438,32 @@ std::string BrokenLayoutPromise(const Tensors& args,
     if (first && SignificantStrides(*first) != SignificantStrides(out)) {
       return "dense inputs with strides " + c10::str(first->strides()) +
              " gave an output with strides " + c10::str(out.strides());
+    }
+  }
+  if (kKeepsMemoryFormat) {
+    for (const char* name : {"self", "input"}) {
+      const auto it = args.find(name);
+      if (it == args.end() || it->second.size() != 1) continue;
+      const at::Tensor& in = it->second.front();
+      if (in.dim() != 4 && in.dim() != 5) break;
+      const bool cl = in.dim() == 4;
+      const at::MemoryFormat format = cl ? at::MemoryFormat::ChannelsLast
+                                         : at::MemoryFormat::ChannelsLast3d;
+      const std::vector<int64_t> exact =
+          cl ? c10::get_channels_last_strides_2d(in.sizes())
+             : c10::get_channels_last_strides_3d(in.sizes());
+      int64_t spatial = 1;
+      for (int64_t d = 2; d < in.dim(); ++d) spatial *= in.size(d);
+      // Laid out exactly in the format, of no ambiguous sizes.
+      if (in.strides() == c10::IntArrayRef(exact) && in.size(1) != 1 &&
+          spatial != 1 && out.dim() == in.dim() && !out.is_contiguous(format)) {
+        return std::string("a ") + (cl ? "channels_last" : "channels_last_3d") +
+               " input " + c10::str(in.sizes()) + "@" +
+               c10::str(in.strides()) + " gave a result " +
+               c10::str(out.sizes()) + "@" + c10::str(out.strides()) +
+               " not in that format";
+      }
+      break;
     }
   }
   return "";

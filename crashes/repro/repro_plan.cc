@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "generators/materialize.h"
+#include "generators/memory_format_family.h"
 #include "generators/poison.h"
 #include "generators/schema_args.h"
 #include "oracles/case_tensors.h"
@@ -449,6 +450,7 @@ absl::StatusOr<ReproPlan> BuildReproPlan(const Case& c, const OpSpec& spec,
   }
   plan.nondeterministic = (spec.rules & kRuleNondeterministic) != 0;
   plan.propagates_strides = (spec.rules & kRulePropagatesStrides) != 0;
+  plan.keeps_memory_format = !FormatKeptInput(c, spec.rules).empty();
   plan.rejection_allowed = !c.aliases.empty();
   plan.memory_format = MemoryFormatPromise(c, schema);
   return plan;

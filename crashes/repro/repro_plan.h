@@ -149,7 +149,9 @@ struct ReproPlan {
   std::optional<int64_t> tie_dim;   // The case's `dim`, for ties.
   bool nondeterministic = false;    // kRuleNondeterministic.
   bool propagates_strides = false;  // kRulePropagatesStrides.
-  bool rejection_allowed = false;   // Aliased arguments (rules.h).
+  // The call keeps its input's memory format (FormatKeptInput).
+  bool keeps_memory_format = false;
+  bool rejection_allowed = false;  // Aliased arguments (rules.h).
   // The memory format the functional call promises (rules.h): empty when
   // the schema has no memory_format argument, else "preserve_format",
   // "contiguous_format", "channels_last" or "channels_last_3d".

@@ -128,6 +128,7 @@ std::string Constants(const ReproPlan& plan) {
       "TIE_DIM = ", plan.tie_dim ? absl::StrCat(*plan.tie_dim) : "None", "\n",
       "NONDETERMINISTIC = ", py_bool(plan.nondeterministic), "\n",
       "PROPAGATES_STRIDES = ", py_bool(plan.propagates_strides), "\n",
+      "KEEPS_MEMORY_FORMAT = ", py_bool(plan.keeps_memory_format), "\n",
       "MEMORY_FORMAT = ", Quoted(plan.memory_format), "\n",
       "REJECTION_ALLOWED = ", py_bool(plan.rejection_allowed),
       "  # aliased out=/in-place arguments may be rejected\n",

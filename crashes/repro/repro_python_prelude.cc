@@ -583,7 +583,7 @@ def _shares_storage(a, b):
 
 def broken_layout_promise(args, returned):
     """What the functional call broke of PyTorch's layout promises
-    (MEMORY_FORMAT, PROPAGATES_STRIDES), or None."""
+    (MEMORY_FORMAT, PROPAGATES_STRIDES, KEEPS_MEMORY_FORMAT), or None."""
     outs = flatten(returned)
     if not outs:
         return None
@@ -622,6 +622,27 @@ def broken_layout_promise(args, returned):
                                   _significant_strides(out)):
             return "dense inputs with strides %s gave an output with " \
                    "strides %s" % (list(first.stride()), list(out.stride()))
+    if KEEPS_MEMORY_FORMAT:
+        for name in ("self", "input"):
+            t = args.get(name)
+            if not isinstance(t, torch.Tensor):
+                continue
+            fmt = {4: "channels_last", 5: "channels_last_3d"}.get(t.dim())
+            if fmt is None:
+                break
+            mf = getattr(torch, fmt)
+            spatial = 1
+            for n in t.shape[2:]:
+                spatial *= n
+            # Laid out exactly in the format, of no ambiguous sizes.
+            if (t.stride() == torch.empty(t.shape, memory_format=mf).stride()
+                    and t.shape[1] != 1 and spatial != 1
+                    and out.dim() == t.dim()
+                    and not out.is_contiguous(memory_format=mf)):
+                return "a %s input %s@%s gave a result %s@%s not in that " \
+                       "format" % (fmt, list(t.shape), list(t.stride()),
+                                   list(out.shape), list(out.stride()))
+            break
     return None
 
 

@@ -138,6 +138,13 @@ TEST(MechanismTest, EachPlantedMistakeIsNamedOnItsArgument) {
        Verdict::kLayoutContract,
        "replaces_out",
        "out"},
+      // A memory format dropped is what was seen, on the input that had it.
+      {"planted::cl_drop_neg",
+       Variant::kFunctional,
+       {Laid("self", {2, 3, 2, 2}, {12, 1, 6, 3})},
+       Verdict::kLayoutContract,
+       "drops_memory_format",
+       "self"},
       // Off by one at one element: no layout mistake gives that.
       {"planted_class::skewed_neg",
        Variant::kFunctional,
@@ -160,6 +167,34 @@ TEST(MechanismTest, AgreeingCasesAndCorrectOpsHaveNone) {
             {Laid("self", {3, 4}, {1, 3}), Laid("out", {3, 4}, {8, 2}, 1)});
   EXPECT_EQ(o.verdict, Verdict::kAgree);
   EXPECT_EQ(o.evidence.mechanism, "");
+}
+
+// Note [Ops that keep a memory format]: only an input laid out exactly in
+// a format, of no ambiguous sizes, is judged; the op that drops it is
+// found there and nowhere else, the one that keeps it nowhere.
+TEST(MechanismTest, AMemoryFormatIsJudgedWhereTheInputHasOneForSure) {
+  const auto dropped = [](std::vector<Argument> args) {
+    return RunOn("planted::cl_drop_neg", Variant::kFunctional, std::move(args))
+        .verdict;
+  };
+  // channels_last_3d, exactly.
+  EXPECT_EQ(dropped({Laid("self", {1, 2, 2, 2, 3}, {24, 1, 12, 6, 2})}),
+            Verdict::kLayoutContract);
+  // One channel, or one spatial element: contiguous in both formats.
+  EXPECT_EQ(dropped({Laid("self", {2, 1, 2, 3}, {6, 1, 3, 1})}),
+            Verdict::kAgree);
+  EXPECT_EQ(dropped({Laid("self", {2, 3, 1, 1}, {3, 1, 3, 3})}),
+            Verdict::kAgree);
+  // channels_last but for the stride of its size-one batch dim, which
+  // suggest_memory_format reads too.
+  EXPECT_EQ(dropped({Laid("self", {1, 3, 2, 2}, {6, 1, 6, 3})}),
+            Verdict::kAgree);
+  // A rank no format is for.
+  EXPECT_EQ(dropped({Laid("self", {3, 2, 2}, {1, 6, 3})}), Verdict::kAgree);
+  EXPECT_EQ(RunOn("planted::cl_keep_neg", Variant::kFunctional,
+                  {Laid("self", {2, 3, 2, 2}, {12, 1, 6, 3})})
+                .verdict,
+            Verdict::kAgree);
 }
 
 }  // namespace

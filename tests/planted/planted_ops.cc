@@ -185,6 +185,12 @@ at::Tensor DeviceAssertCuda(const at::Tensor& self) {
 // Correct ops: never reported.
 at::Tensor GoodNeg(const at::Tensor& self) { return at::neg(self); }
 
+// layout_contract (drops_memory_format) where its spec says it keeps its
+// input's memory format: right values, always returned contiguous.
+at::Tensor ClDropNeg(const at::Tensor& self) {
+  return at::neg(self).contiguous();
+}
+
 // A result on the meta device, which has no memory: reading its values (as
 // dpfuzz's oracles do with results) throws outside the op call.
 at::Tensor MetaNeg(const at::Tensor& self) {
@@ -242,6 +248,8 @@ TORCH_LIBRARY(planted, m) {
   m.def("hang_neg(Tensor self) -> Tensor", HangNeg);
   m.def("hog_neg(Tensor self) -> Tensor", HogNeg);
   m.def("good_neg(Tensor self) -> Tensor", GoodNeg);
+  m.def("cl_drop_neg(Tensor self) -> Tensor", ClDropNeg);
+  m.def("cl_keep_neg(Tensor self) -> Tensor", GoodNeg);
   m.def("meta_neg(Tensor self) -> Tensor", MetaNeg);
   m.def("dangling_neg(Tensor self) -> Tensor", DanglingNeg);
   m.def("good_neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",

@@ -65,6 +65,13 @@ const std::vector<PlantedOp>& PlantedOps() {
     grad.spec.differentiable = true;
     grad.spec.comparison = Comparison::kTolerance;
     v->push_back(grad);
+    // Both keep their input's memory format by their specs; one does not.
+    PlantedOp dropped = Unary("cl_drop_neg", Verdict::kLayoutContract, 4);
+    dropped.spec.rules = kRuleKeepsMemoryFormat;
+    v->push_back(dropped);
+    PlantedOp kept = Unary("cl_keep_neg", Verdict::kAgree, 4);
+    kept.spec.rules = kRuleKeepsMemoryFormat | kRulePropagatesStrides;
+    v->push_back(kept);
     PlantedOp good = Unary("good_neg", Verdict::kAgree);
     good.spec.out_overload = "out";
     good.spec.has_inplace = true;
