@@ -213,15 +213,23 @@ std::string VariantTensors(const ReproPlan& plan) {
     }
     const std::string head = absl::StrCat("    ", storage.name, " = storage(",
                                           TorchDType(storage.dtype), ", ");
-    // A nested buffer must be the whole memory: LibTorch 1.13 checks.
-    const bool nested = std::any_of(
-        views.begin(), views.end(),
-        [](const ReproTensor* t) { return !t->components.empty(); });
+    // A nested buffer must be the whole memory: LibTorch 1.13 checks. The
+    // memory of an out= whose layout is checked ends where dpfuzz's did:
+    // with room past its end, an out= that the op resizes to another shape
+    // and back stays where it was, where without it moves (mse_loss.out
+    // with a reduction and a 0-dim out).
+    const bool exact =
+        std::any_of(views.begin(), views.end(), [&plan](const ReproTensor* t) {
+          return !t->components.empty() ||
+                 (plan.check == ReproCheck::kLayout &&
+                  std::count(plan.written.begin(), plan.written.end(), t->arg) >
+                      0);
+        });
     const std::string tail = absl::StrCat(
         storage.device == Device::kCpu
             ? ""
             : absl::StrCat(", device=", Quoted(DeviceName(storage.device))),
-        nested ? ", guard=0" : "", ")");
+        exact ? ", guard=0" : "", ")");
     absl::StrAppend(&out, head, ElementList(storage.elements, head, tail), tail,
                     "\n");
     std::vector<std::string> roles;
