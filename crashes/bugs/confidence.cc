@@ -248,9 +248,6 @@ ConfidenceJudgement ConfidenceOf(const Finding& f, bool reduced) {
                            "\"): a restriction it may document, a bug only "
                            "where the op promises to take any layout")};
     }
-  }
-  if (f.outcome.verdict == Verdict::kRejectionMismatch ||
-      f.outcome.verdict == Verdict::kInternalAssert) {
     // Both calls get tensors of the same sizes: a rank one of them checks
     // and the other lets pass is outside the op's domain (a per-channel
     // weight of rank 3), and the call that passed it lacks a check.

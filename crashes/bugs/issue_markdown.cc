@@ -147,11 +147,11 @@ constexpr VerdictText kTexts[] = {
     {Verdict::kOom, "runs out of memory", "exhausts memory"},
 };
 
-// A functional call's layout promise is about its result, not an out=.
-constexpr VerdictText kResultFormat = {
-    Verdict::kLayoutContract, "returns its result in another memory format",
-    "returns its result in another memory format than PyTorch promises for "
-    "it"};
+// A functional call's layout promise is about its result (its memory
+// format, its strides, a nested result's metadata), not an out=.
+constexpr VerdictText kResultLayout = {
+    Verdict::kLayoutContract, "returns a result of another layout",
+    "returns a result whose layout breaks what PyTorch promises for it"};
 
 constexpr char kReproPy[] =
     "`repro.py` beside this file rebuilds the case exactly as dpfuzz ran it.";
@@ -231,7 +231,7 @@ std::string IssueMarkdown(const Finding& finding, const IssueSnippet& snippet,
   const Verdict v = finding.outcome.verdict;
   if (v == Verdict::kLayoutContract &&
       finding.c.variant == Variant::kFunctional) {
-    text = &kResultFormat;
+    text = &kResultLayout;
   }
   const bool baseline = finding.outcome.kind == FindingKind::kBaselineFailure;
   const std::optional<Culprit> culprit =
