@@ -436,17 +436,18 @@ bool SimplifyValues(const Case& current, const Attempt& attempt) {
       kept |= attempt(WithTensor(current, i, [d](TensorSpec& t) {
         // Index distributions keep indices valid: not theirs to simplify;
         // nor are a seed's explicit integers (indices, lengths, offsets).
-        // A seed's explicit floats are only values.
-        const bool explicit_floats =
+        // A seed's explicit floats and bools (masks) are only values.
+        const bool explicit_values =
             t.values.distribution == Distribution::kExplicit &&
-            (IsFloating(t.dtype) || IsComplex(t.dtype));
+            (IsFloating(t.dtype) || IsComplex(t.dtype) ||
+             t.dtype == DType::kBool);
         // Ones may still become zeros (the case order keeps every step
         // a simpler one).
         if (t.values.distribution == Distribution::kDyadic ||
             t.values.distribution == Distribution::kWide ||
             t.values.distribution == Distribution::kOnes ||
             t.values.distribution == Distribution::kSmallInt ||
-            t.values.distribution == Distribution::kArange || explicit_floats) {
+            t.values.distribution == Distribution::kArange || explicit_values) {
           t.values.distribution = d;
           t.values.data.clear();
         }

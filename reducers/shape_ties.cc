@@ -1,13 +1,24 @@
 #include "reducers/shape_ties.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <variant>
+
+#include "absl/strings/match.h"
+#include "crashes/bugs/confidence.h"
+#include "generators/schema_spec.h"
 
 namespace dpfuzz {
 namespace {
 
 using TensorName = ShapeTies::TensorName;
+
+// Whether the op of `c` checks the sizes of its inputs (see the header).
+bool ChecksItsInputs(const Case& c) {
+  return !IsPrivateOp(OverloadName{c.op, c.overload}) &&
+         !absl::StrContains(c.op, "backward");
+}
 
 // The sizes of every strided tensor of `c`, by name.
 std::map<TensorName, Dims> SizesOf(const Case& c) {
@@ -31,9 +42,16 @@ std::map<TensorName, Dims> SizesOf(const Case& c) {
 }  // namespace
 
 ShapeTies::ShapeTies(const Case& original) {
+  const std::vector<std::string> written = WrittenArgumentsOf(original);
+  const bool free_inputs = ChecksItsInputs(original);
+  auto tied = [&](const std::string& name) {
+    return !free_inputs || name == "grad_outputs" ||
+           absl::StrContains(name, "grad") ||
+           std::find(written.begin(), written.end(), name) != written.end();
+  };
   std::map<Dims, std::vector<TensorName>> by_sizes;
   for (const auto& [name, sizes] : SizesOf(original)) {
-    by_sizes[sizes].push_back(name);
+    if (tied(name.first)) by_sizes[sizes].push_back(name);
   }
   for (auto& [sizes, names] : by_sizes) {
     if (names.size() >= 2) groups_.push_back(std::move(names));

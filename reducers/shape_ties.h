@@ -15,6 +15,16 @@
 // unties two is not run. A tensor the candidate no longer has (a dropped
 // optional argument) is tied to nothing. Nested tensors are left out.
 //
+// The ops that read undefined memory for such arguments are those that
+// trust their callers: private ops ("_foo") and backward ops, which
+// autograd and other ops call with the arguments their forward made, and
+// every call's gradients and written tensors (out=, an in-place self).
+// A public forward op checks its inputs, as users call it: refused sizes
+// are refused in every layout (no finding, so no candidate kept), and the
+// sizes it takes (a 0-dim True mask over a self [2, 2], a source [4] for
+// masked_scatter's self [2, 2]) are calls users make. Its inputs are tied
+// to nothing.
+//
 //   ShapeTies ties(finding.c);
 //   if (!ties.HeldBy(candidate)) return false;  // never run
 
@@ -41,7 +51,7 @@ class ShapeTies {
   // Argument name and Tensor[] element (0 for a tensor argument; grad
   // outputs are named "grad_outputs").
   using TensorName = std::pair<std::string, size_t>;
-  // Groups of two or more tensors of the same sizes.
+  // Groups of two or more tied tensors of the same sizes.
   const std::vector<std::vector<TensorName>>& groups() const { return groups_; }
 
  private:

@@ -128,24 +128,37 @@ TEST(ReducerTest, IntArgumentsShrinkToTheSmallestThatFails) {
   }
 }
 
-// Needs two tensors, the first of at least 4 elements: both shrink to 4
-// elements together, since they had the same sizes in the original (self
-// and out of tril); the second alone would shrink to one element.
-TEST(ReducerTest, TensorsOfTheSameSizesKeepThem) {
-  Case start = LoadKnownCase("tril-out-gapped-writes-outside-view");
+// Needs two tensors, the first of at least 4 elements. A backward op
+// trusts its caller for the relation of its arguments' sizes: both shrink
+// to 4 elements together, since they had the same sizes in the original;
+// the second alone would shrink to one element. A public op checks its
+// inputs, so there the second shrinks alone.
+TEST(ReducerTest, TensorsOfTheSameSizesKeepThemWhereTheOpTrustsItsCaller) {
+  TensorSpec grad;
+  grad.layout = StridedLayout{{3, 3}, {1, 3}, 0};
+  Case start;
+  start.op = "aten::tanh_backward";
+  start.args = {{"grad_output", grad}, {"output", grad}};
   const Predicate p = [](const Case& c) {
     const std::vector<const TensorSpec*> ts = TensorSpecsOf(c);
     return ts.size() == 2 && ts[0]->numel() >= 4;
   };
-  ASSERT_TRUE(p(start));
-  ASSERT_EQ(TensorSpecsOf(start)[0]->layout.sizes,
-            TensorSpecsOf(start)[1]->layout.sizes);
-  const ReduceResult r = Reduce(Original(start, Verdict::kOutsideWrite),
-                                RunnerOf(p, Verdict::kOutsideWrite), {});
+  const ReduceResult r = Reduce(Original(start, Verdict::kMismatch),
+                                RunnerOf(p, Verdict::kMismatch), {});
   const std::vector<const TensorSpec*> ts = TensorSpecsOf(r.reduced);
   ASSERT_EQ(ts.size(), 2u);
   EXPECT_EQ(ts[0]->numel(), 4);
   EXPECT_EQ(ts[0]->layout.sizes, ts[1]->layout.sizes);
+
+  start.op = "aten::add";
+  start.overload = "Tensor";
+  start.args = {{"self", grad}, {"other", grad}};
+  const ReduceResult free = Reduce(Original(start, Verdict::kMismatch),
+                                   RunnerOf(p, Verdict::kMismatch), {});
+  const std::vector<const TensorSpec*> inputs = TensorSpecsOf(free.reduced);
+  ASSERT_EQ(inputs.size(), 2u);
+  EXPECT_EQ(inputs[0]->numel(), 4);
+  EXPECT_EQ(inputs[1]->numel(), 1) << CaseToJson(free.reduced);
 }
 
 // Needs an out one longer than self in its last dim, as a padding's is:
@@ -307,11 +320,12 @@ TEST(ReducerTest, ABoolMaskStaysBool) {
 }
 
 // masked_scatter's relation: the source needs as many elements as the
-// mask has True ones. A drawn mask (small integers: here one True) over
-// a tied self shrinks with it, and the source then to the True count; an
-// all-True mask, the simplest that shows the bug, needs a source as long as
-// the mask, so values are simplified before sizes take that room away.
-// Ones that became so still become zeros where the bug allows.
+// mask, broadcast to self, has True ones. With a drawn mask (small
+// integers: here one True) the source could shrink to the True count; an
+// all-True mask, the simplest that shows the bug, needs a source as long
+// as self, so values are simplified before sizes take that room away, and
+// the mask then shrinks to a 0-dim True. Ones that became so still become
+// zeros where the bug allows.
 TEST(ReducerTest, AValueChangeIsTriedBeforeSizesTakeItsRoomAway) {
   TensorSpec self;
   self.layout = StridedLayout{{4}, {1}, 0};
@@ -328,7 +342,7 @@ TEST(ReducerTest, AValueChangeIsTriedBeforeSizesTakeItsRoomAway) {
   const Predicate p = [](const Case& c) {
     const std::vector<const TensorSpec*> ts = TensorSpecsOf(c);
     if (ts.size() != 3) return false;
-    const int64_t n = ts[1]->numel();
+    const int64_t n = ts[0]->numel();
     const Distribution d = ts[1]->values.distribution;
     const int64_t trues = d == Distribution::kOnes       ? n
                           : d == Distribution::kSmallInt ? 1
@@ -341,9 +355,38 @@ TEST(ReducerTest, AValueChangeIsTriedBeforeSizesTakeItsRoomAway) {
   ASSERT_EQ(ts.size(), 3u) << CaseToJson(r.reduced);
   EXPECT_EQ(ts[1]->values.distribution, Distribution::kOnes)
       << CaseToJson(r.reduced);
-  EXPECT_EQ(ts[1]->layout.sizes, (Dims{2}));
+  EXPECT_EQ(ts[1]->layout.sizes, Dims{});
   EXPECT_EQ(ts[2]->numel(), 2);
   ExpectSimplestValues(*ts[0]);
+}
+
+// masked_fill's bug needs a transposed self of 2 x 2, whatever the mask
+// holds. A seed's mask of self's sizes with explicit values leaves self's
+// sizes for a 0-dim True or False (masked_fill checks its inputs), its
+// values simplified like drawn ones.
+TEST(ReducerTest, ASeedsMaskShrinksAndSimplifiesLikeADrawnOne) {
+  TensorSpec self;
+  self.layout = StridedLayout{{2, 2}, {1, 2}, 0};
+  TensorSpec mask;
+  mask.dtype = DType::kBool;
+  mask.layout = StridedLayout{{2, 2}, {2, 1}, 0};
+  mask.values.distribution = Distribution::kExplicit;
+  mask.values.data = {1, 0, 0, 1};
+  Case start;
+  start.op = "aten::masked_fill";
+  start.args = {{"self", self}, {"mask", mask}};
+  const Predicate p = [](const Case& c) {
+    const std::vector<const TensorSpec*> ts = TensorSpecsOf(c);
+    return ts.size() == 2 && ts[0]->layout.sizes == Dims{2, 2} &&
+           ts[0]->layout.strides == Dims{1, 2};
+  };
+  const ReduceResult r = Reduce(Original(start, Verdict::kMismatch),
+                                RunnerOf(p, Verdict::kMismatch), {});
+  const std::vector<const TensorSpec*> ts = TensorSpecsOf(r.reduced);
+  ASSERT_EQ(ts.size(), 2u);
+  EXPECT_EQ(ts[1]->dtype, DType::kBool);
+  EXPECT_EQ(ts[1]->layout.sizes, Dims{}) << CaseToJson(r.reduced);
+  EXPECT_EQ(ts[1]->values.distribution, Distribution::kZeros);
 }
 
 // Needs a gapped tensor of rank 3 whose last dim has 2 elements (a
