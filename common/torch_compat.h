@@ -103,6 +103,30 @@ inline void CheckSparseTensorInvariants() {
 #endif
 }
 
+// A CPU allocator that forwards to another (oracles/counting_allocator.h).
+// 1.13 declares Allocator::allocate const; 2.x does not and adds copy_data,
+// which it requires. Subclasses implement Allocate and Deleter.
+class ForwardingAllocator : public at::Allocator {
+ public:
+  explicit ForwardingAllocator(at::Allocator* inner) : inner_(inner) {}
+#if TORCH_VERSION_MAJOR < 2
+  at::DataPtr allocate(size_t n) const override { return Allocate(n); }
+#else
+  at::DataPtr allocate(size_t n) override { return Allocate(n); }
+  void copy_data(void* dest, const void* src,
+                 std::size_t count) const override {
+    default_copy_data(dest, src, count);
+  }
+#endif
+
+ protected:
+  virtual at::DataPtr Allocate(size_t n) const = 0;
+  at::Allocator* inner() const { return inner_; }
+
+ private:
+  at::Allocator* inner_;
+};
+
 }  // namespace dpfuzz::compat
 
 #endif  // DPFUZZ_COMMON_TORCH_COMPAT_H_

@@ -28,6 +28,7 @@
 #include "generators/op_registry.h"
 #include "generators/schema_spec.h"
 #include "generators/seed_corpus.h"
+#include "oracles/resource_oracles.h"
 
 ABSL_FLAG(
     std::string, op, "",
@@ -114,6 +115,23 @@ ABSL_FLAG(std::string, seeds, DPFUZZ_DEFAULT_SEEDS,
           "module samples (scripts/harvest_seeds.py; the build makes this "
           "track's); half the cases of an op with seeds start from one, "
           "their layouts, dtypes and variants mutated. \"\": none.");
+ABSL_FLAG(std::string, oracles, "",
+          "Opt-in oracles of what a layout costs, comma-separated, beside "
+          "the value oracles (which always run): leak (allocated bytes grow "
+          "call after call), memory (peak bytes past --memory_ratio times "
+          "the contiguous baseline's plus contiguous copies'), perf (time "
+          "past --perf_ratio times the baseline's plus the copies'), or "
+          "all. Off by default: they run each case many times more, so "
+          "fewer cases per second. CPU cases only.");
+ABSL_FLAG(double, memory_ratio, 4,
+          "--oracles=memory: the peak-bytes ratio past which a layout is a "
+          "memory_amplification finding (with --memory_excess_kb).");
+ABSL_FLAG(int64_t, memory_excess_kb, 64,
+          "--oracles=memory: the peak must also exceed what is allowed by "
+          "this many KiB (the ratio alone flags bookkeeping on tiny cases).");
+ABSL_FLAG(double, perf_ratio, 20,
+          "--oracles=perf: the time ratio past which a layout is a "
+          "perf_cliff finding, in two measurements.");
 ABSL_FLAG(std::vector<std::string>, load, {},
           "Shared library of operators (TORCH_LIBRARY) to load first; "
           "repeatable.");
@@ -145,7 +163,11 @@ constexpr const char* kFlagNames[] = {"op",
                                       "format",
                                       "out",
                                       "load",
-                                      "seeds"};
+                                      "seeds",
+                                      "oracles",
+                                      "memory_ratio",
+                                      "memory_excess_kb",
+                                      "perf_ratio"};
 
 absl::Status UsageError(const std::string& message) {
   return absl::InvalidArgumentError(message);
@@ -203,7 +225,12 @@ std::string UsageText() {
       "Cases run in --jobs worker processes; a case that kills its worker, "
       "runs past\n"
       "--timeout or past --rss_limit_mb is a crash, timeout or oom "
-      "finding.\n\n"
+      "finding.\n"
+      "With --oracles (off by default: fewer cases per second), what a "
+      "layout costs is\n"
+      "judged too: leaks, peak memory and time against the contiguous call "
+      "plus\n"
+      "contiguous copies (leak, memory_amplification, perf_cliff).\n\n"
       "flags:\n";
   for (const char* name : kFlagNames) {
     const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
@@ -325,6 +352,10 @@ absl::StatusOr<std::string> ListOpsText() {
                          " overloads have recorded seeds (", seeds->dir(), ")")
           : std::string(seeds.status().message()),
       "\n");
+  absl::StrAppend(&text,
+                  "SUMMARY: every op is judged by the value oracles; "
+                  "leak, memory and perf (what a layout costs) run only "
+                  "with --oracles, on CPU cases\n");
   return text;
 }
 
@@ -538,6 +569,36 @@ absl::StatusOr<Device> DeviceFromFlags() {
   return *device;
 }
 
+namespace {
+
+absl::StatusOr<ResourceOracles> ResourceOraclesFromFlags() {
+  absl::StatusOr<ResourceOracles> r =
+      ParseOracleList(absl::GetFlag(FLAGS_oracles));
+  if (!r.ok()) return UsageError(std::string(r.status().message()));
+  r->memory_ratio = absl::GetFlag(FLAGS_memory_ratio);
+  r->memory_excess_bytes = absl::GetFlag(FLAGS_memory_excess_kb) * 1024;
+  r->perf_ratio = absl::GetFlag(FLAGS_perf_ratio);
+  if (!(r->memory_ratio >= 1) || !(r->perf_ratio >= 1)) {
+    return UsageError(
+        absl::StrCat("flags --memory_ratio=", r->memory_ratio,
+                     " and --perf_ratio=", r->perf_ratio,
+                     ": ratios of at least 1 (a layout may cost as much "
+                     "as contiguous copies)"));
+  }
+  if (r->memory_excess_bytes < 0) {
+    return UsageError("flag --memory_excess_kb: must be >= 0");
+  }
+  if (r->any() && absl::GetFlag(FLAGS_device) != "cpu") {
+    return UsageError(absl::StrCat(
+        "flag --oracles=", absl::GetFlag(FLAGS_oracles),
+        ": the resource oracles judge CPU cases only (they count c10's CPU "
+        "allocator); use --device=cpu"));
+  }
+  return *r;
+}
+
+}  // namespace
+
 absl::StatusOr<SupervisorOptions> IsolationFromFlags() {
   SupervisorOptions o;
   o.jobs = absl::GetFlag(FLAGS_jobs);
@@ -550,6 +611,7 @@ absl::StatusOr<SupervisorOptions> IsolationFromFlags() {
     timeout = absl::GetFlag(FLAGS_device) == "cuda" ? "10" : "3";
   DPFUZZ_ASSIGN_OR_RETURN(o.timeout_seconds, ParseSeconds("timeout", timeout));
   o.rss_limit_mb = absl::GetFlag(FLAGS_rss_limit_mb);
+  DPFUZZ_ASSIGN_OR_RETURN(o.worker.resources, ResourceOraclesFromFlags());
   o.worker.libraries = absl::GetFlag(FLAGS_load);
   o.worker.seeds_dir = absl::GetFlag(FLAGS_seeds);
   if (o.rss_limit_mb < 0) {

@@ -5,6 +5,7 @@
 #include "common/status_macros.h"
 #include "fuzz/replay.h"
 #include "generators/case_json.h"
+#include "oracles/resource_oracles.h"
 #include "reducers/isolated_runner.h"
 #include "reducers/reducer.h"
 
@@ -17,6 +18,9 @@ absl::Status RunReduceCommand(const std::vector<std::string>& args,
   DPFUZZ_ASSIGN_OR_RETURN(ReplayItem item, OneReplayItem("reduce", args));
   DPFUZZ_RETURN_IF_ERROR(CheckRunsHere("reduce", item));
   DPFUZZ_ASSIGN_OR_RETURN(Case c, LoadCaseFile(item.case_path));
+  if (item.expected.has_value()) {
+    TurnOnOracleOf(item.expected->outcome.verdict, isolation.worker.resources);
+  }
   DPFUZZ_ASSIGN_OR_RETURN(std::unique_ptr<IsolatedRunner> runner,
                           IsolatedRunner::Start(isolation));
   Finding original;

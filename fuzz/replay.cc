@@ -13,6 +13,7 @@
 #include "crashes/isolation/isolated_runs.h"
 #include "generators/aten_bridge.h"
 #include "generators/case_json.h"
+#include "oracles/resource_oracles.h"
 
 namespace dpfuzz {
 namespace {
@@ -118,7 +119,13 @@ ReplaySummary RunReplay(const std::vector<ReplayItem>& items,
   ReplaySummary summary;
   isolation.malloc_check = true;
   std::vector<std::string> paths;
-  for (const ReplayItem& item : items) paths.push_back(item.case_path);
+  for (const ReplayItem& item : items) {
+    paths.push_back(item.case_path);
+    if (item.expected.has_value()) {
+      TurnOnOracleOf(item.expected->outcome.verdict,
+                     isolation.worker.resources);
+    }
+  }
   absl::StatusOr<std::map<std::string, TicketResult>> results =
       RunCaseFiles(paths, std::move(isolation));
   if (!results.ok()) {

@@ -13,6 +13,7 @@
 #include "fuzz/report.h"
 #include "fuzz/repro_checker.h"
 #include "fuzz/triage.h"
+#include "oracles/resource_oracles.h"
 
 namespace dpfuzz {
 
@@ -62,6 +63,10 @@ absl::Status RunTriageCommand(const std::vector<std::string>& args,
     options.isolation = isolation;
     options.budget_share = 1;  // Findings met on the way are triaged too.
     options.isolation.worker.corpus_dir.clear();
+    for (const StoredFinding& s : todo) {
+      TurnOnOracleOf(s.finding.outcome.verdict,
+                     options.isolation.worker.resources);
+    }
     Triage triage(options, &*store, &checker, log);
     const auto start = std::chrono::steady_clock::now();
     size_t done = 0;

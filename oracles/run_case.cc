@@ -34,6 +34,7 @@
 #include "oracles/mechanism.h"
 #include "oracles/nested_case.h"
 #include "oracles/reference.h"
+#include "oracles/resource_checks.h"
 #include "oracles/rules.h"
 
 namespace dpfuzz {
@@ -512,7 +513,8 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c) {
 }
 
 absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c,
-                                    std::optional<BaselineRun> baseline_run) {
+                                    std::optional<BaselineRun> baseline_run,
+                                    const ResourceOracles& resources) {
   if (given.nested || HasNestedTensor(c)) {  // By its nested spec, if any.
     const OpSpec* nested = given.nested ? &given : FindOpFor(c);
     return RunNestedCase(nested != nullptr ? *nested : given, c);
@@ -610,6 +612,11 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c,
         std::string why,
         BaselineFault(op, c, variant, written, outcome.evidence.where, device));
     if (!why.empty()) outcome = BaselineFailure(std::move(outcome), why);
+  }
+  if (outcome.verdict == Verdict::kAgree && resources.any()) {
+    DPFUZZ_ASSIGN_OR_RETURN(std::optional<CaseOutcome> cost,
+                            CheckResources(resources, op, c));
+    if (cost.has_value()) return *cost;
   }
   // Note [Findings that need NaN].
   if (IsFinding(outcome.verdict) && outcome.kind == FindingKind::kLayoutBug &&

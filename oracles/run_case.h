@@ -31,6 +31,7 @@
 #include "generators/case.h"
 #include "generators/op_spec.h"
 #include "oracles/baseline_run.h"
+#include "oracles/resource_oracles.h"
 #include "oracles/verdict.h"
 
 namespace dpfuzz {
@@ -71,9 +72,12 @@ struct CaseOutcome {
 absl::StatusOr<CaseOutcome> RunCase(const OpSpec& spec, const Case& c);
 
 // The same, taking over the baseline's run when there is one
-// (oracles/baseline_run.h: BuildCaseWithBaseline's, for this very case).
-absl::StatusOr<CaseOutcome> RunCase(const OpSpec& spec, const Case& c,
-                                    std::optional<BaselineRun> baseline_run);
+// (oracles/baseline_run.h: BuildCaseWithBaseline's, for this very case),
+// and, when the value oracles agree, judging the opt-in resource oracles
+// that are on (oracles/resource_checks.h).
+absl::StatusOr<CaseOutcome> RunCase(
+    const OpSpec& spec, const Case& c, std::optional<BaselineRun> baseline_run,
+    const ResourceOracles& resources = ResourceOracles());
 
 // The schema a case's variant calls: aten::add.Tensor, aten::add.out or
 // aten::add_.Tensor for the add spec.

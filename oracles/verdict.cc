@@ -9,7 +9,7 @@
 namespace dpfuzz {
 namespace {
 
-constexpr NameTable<Verdict, 14> kNames = {{
+constexpr NameTable<Verdict, 17> kNames = {{
     {Verdict::kAgree, "agree"},
     {Verdict::kBothRejected, "both_rejected"},
     {Verdict::kMismatch, "mismatch"},
@@ -21,6 +21,9 @@ constexpr NameTable<Verdict, 14> kNames = {{
     {Verdict::kGradMismatch, "grad_mismatch"},
     {Verdict::kLayoutContract, "layout_contract"},
     {Verdict::kDeviceMismatch, "device_mismatch"},
+    {Verdict::kLeak, "leak"},
+    {Verdict::kMemoryAmplification, "memory_amplification"},
+    {Verdict::kPerfCliff, "perf_cliff"},
     {Verdict::kCrash, "crash"},
     {Verdict::kTimeout, "timeout"},
     {Verdict::kOom, "oom"},
@@ -60,6 +63,12 @@ absl::StatusOr<Verdict> ParseVerdict(absl::string_view name) {
 
 bool IsFinding(Verdict verdict) {
   return verdict != Verdict::kAgree && verdict != Verdict::kBothRejected;
+}
+
+bool IsCostVerdict(Verdict verdict) {
+  return verdict == Verdict::kLeak ||
+         verdict == Verdict::kMemoryAmplification ||
+         verdict == Verdict::kPerfCliff;
 }
 
 bool IsDeath(Verdict verdict) {

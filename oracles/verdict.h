@@ -33,6 +33,12 @@ enum class Verdict : uint8_t {
                        // broken.
   kDeviceMismatch,     // "device_mismatch": the contiguous baseline gives
                        // other results on CUDA than on the CPU.
+  // Opt-in (oracles/resource_oracles.h): what a layout costs.
+  kLeak,                 // "leak": allocated bytes grow call after call.
+  kMemoryAmplification,  // "memory_amplification": peak bytes far past the
+                         // baseline's plus contiguous copies'.
+  kPerfCliff,            // "perf_cliff": time far past the baseline's plus
+                         // contiguous copies'.
   // Judged by the supervisor (crashes/isolation/supervisor.h), not by RunCase:
   // the worker running the case died or was killed.
   kCrash,    // "crash": killed by a signal or aborted.
@@ -68,6 +74,9 @@ absl::StatusOr<Verdict> ParseVerdict(absl::string_view name);
 
 // False for kAgree and kBothRejected.
 bool IsFinding(Verdict verdict);
+
+// kLeak, kMemoryAmplification, kPerfCliff: the resource oracles' verdicts.
+bool IsCostVerdict(Verdict verdict);
 
 // kCrash, kTimeout, kOom: the worker died or was killed running the case.
 bool IsDeath(Verdict verdict);

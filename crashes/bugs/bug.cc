@@ -163,6 +163,8 @@ absl::string_view SeverityName(Severity severity) {
       return "assert_or_hang";
     case Severity::kRejection:
       return "rejection";
+    case Severity::kCost:
+      return "cost";
     case Severity::kContract:
       return "layout_contract";
   }
@@ -190,6 +192,12 @@ std::string VerdictFamily(Verdict v) {
       return "hang";
     case Verdict::kLayoutContract:
       return "layout_contract";
+    case Verdict::kLeak:
+      return "leak";
+    case Verdict::kMemoryAmplification:
+      return "memory";
+    case Verdict::kPerfCliff:
+      return "perf";
     case Verdict::kAgree:
     case Verdict::kBothRejected:
       break;
@@ -214,6 +222,10 @@ Severity SeverityOf(Verdict v) {
       return Severity::kAssertOrHang;
     case Verdict::kRejectionMismatch:
       return Severity::kRejection;
+    case Verdict::kLeak:
+    case Verdict::kMemoryAmplification:
+    case Verdict::kPerfCliff:
+      return Severity::kCost;
     case Verdict::kLayoutContract:
     case Verdict::kAgree:
     case Verdict::kBothRejected:

@@ -57,6 +57,8 @@ enum class Severity : uint8_t {
                   // grad_mismatch, device_mismatch (silent wrong results).
   kAssertOrHang,  // "assert_or_hang": internal_assert, timeout.
   kRejection,     // "rejection": rejection_mismatch.
+  kCost,          // "cost": leak, memory_amplification, perf_cliff (right
+                  // results at a layout's cost in memory or time).
   kContract,      // "layout_contract": layout_contract.
 };
 
@@ -65,7 +67,8 @@ absl::string_view SeverityName(Severity severity);
 // "wrong_values" (mismatch, nan_introduced, outside_write, input_modified,
 // device_mismatch), "gradient" (grad_mismatch), "rejection"
 // (rejection_mismatch), "internal_assert", "crash" (crash, oom), "hang"
-// (timeout), "layout_contract"; the verdict's own name for agree and
+// (timeout), "layout_contract", "leak", "memory" (memory_amplification),
+// "perf" (perf_cliff); the verdict's own name for agree and
 // both_rejected, which are not findings.
 std::string VerdictFamily(Verdict v);
 

@@ -9,6 +9,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "common/status_macros.h"
@@ -22,6 +23,7 @@
 #include "generators/poison.h"
 #include "generators/view_chain.h"
 #include "oracles/nested_case.h"
+#include "oracles/resource_oracles.h"
 #include "oracles/run_case.h"
 
 namespace dpfuzz {
@@ -192,6 +194,60 @@ struct CheckedStorage {
   std::vector<std::string> written_views;
 };
 
+// What a layout costs (crashes/repro/repro_python_cost.h, shortened): the
+// two layouts side by side, torch.profiler's memory records or timeit.
+std::string CostCheck(const ReproPlan& plan) {
+  const ResourceOracles defaults;
+  const std::string warm = "call(*dense), call(*args)  # warm-up\n";
+  const std::string records =
+      "    with torch.profiler.profile(profile_memory=True) as p:\n"
+      "        for _ in range(calls):\n"
+      "            call(*tensors)\n"
+      "    return [e for e in p.profiler.kineto_results.events()\n"
+      "            if e.name() == \"[memory]\"]\n\n";
+  if (plan.verdict == Verdict::kLeak) {
+    return StrCat(
+        "\ndef allocations(tensors, calls):  # each CPU allocation and free\n",
+        records, warm,
+        "left = {name: sum(e.nbytes() for e in allocations(t, 100))\n"
+        "        for name, t in ((\"contiguous\", dense), (\"strided\", "
+        "args))}\n",
+        "print(\"bytes left allocated after 100 calls:\", left)\n",
+        "sys.exit(1 if left[\"strided\"] > max(left[\"contiguous\"], 0) "
+        "else 0)\n");
+  }
+  if (plan.verdict == Verdict::kMemoryAmplification) {
+    return StrCat(
+        "\ndef allocations(tensors, calls):  # each CPU allocation and free\n",
+        records, "def peak(tensors):\n", "    live = top = 0\n",
+        "    for e in sorted(allocations(tensors, 1), key=lambda e: "
+        "e.start_ns()\n",
+        "                    if hasattr(e, \"start_ns\") else e.start_us()):\n",
+        "        live += e.nbytes()\n", "        top = max(top, live)\n",
+        "    return top\n\n", warm,
+        "copies = sum(t.numel() * t.element_size() for t in args\n"
+        "             if not t.is_contiguous())\n",
+        "print(\"peak bytes: contiguous\", peak(dense), \"+ copies\", "
+        "copies, \"; strided\", peak(args))\n",
+        "allowed = peak(dense) + copies\n", "sys.exit(1 if peak(args) > ",
+        absl::StrFormat("%g", defaults.memory_ratio),
+        " * allowed and peak(args) - allowed > ", defaults.memory_excess_bytes,
+        " else 0)\n");
+  }
+  return StrCat(
+      "\ndef per_call(f):\n",
+      "    return min(timeit.repeat(f, number=100, repeat=3)) / 100\n\n", warm,
+      "strided = [t for t in args if not t.is_contiguous()]\n",
+      "times = {\"contiguous\": per_call(lambda: call(*dense)),\n",
+      "         \"copies\": per_call(lambda: [t.contiguous() for t in "
+      "strided]),\n",
+      "         \"strided\": per_call(lambda: call(*args))}\n",
+      "print({k: f\"{v * 1e6:.1f} us\" for k, v in times.items()})\n",
+      "sys.exit(1 if times[\"strided\"] > ",
+      absl::StrFormat("%g", defaults.perf_ratio / 2),
+      " * (times[\"contiguous\"] + times[\"copies\"]) else 0)\n");
+}
+
 // The check of the verdict (as crashes/repro/repro_python.cc's, shortened),
 // after `args` and `dense` (contiguous copies of args) are defined.
 std::string Check(const ReproPlan& plan,
@@ -289,6 +345,8 @@ std::string Check(const ReproPlan& plan,
           "expected = [place(t) for t in (",
           out, ",)]\ncall(*args)\nactual = [place(t) for t in (", out, ",)]\n",
           show, "sys.exit(0 if actual == expected else 1)\n");
+    case ReproCheck::kCost:
+      return CostCheck(plan);
     case ReproCheck::kCall:
       break;
   }
@@ -532,6 +590,7 @@ absl::StatusOr<IssueSnippet> MakeIssueSnippet(const Finding& finding) {
         plan.verdict == Verdict::kTimeout ? "import faulthandler\n" : "",
         plan.check == ReproCheck::kCall ? "import gc\n" : "",
         absl::StrContains(body, "sys.exit") ? "import sys\n" : "",
+        absl::StrContains(body, "timeit.") ? "import timeit\n" : "",
         "import torch\n\n", tensors, "\ndef call(", StrJoin(params, ", "),
         "):\n", def, "\nargs = [", StrJoin(params, ", "), "]\n",
         absl::StrContains(body, "dense")

@@ -28,6 +28,7 @@
 #include "generators/seed_corpus.h"
 #include "oracles/call_phase.h"
 #include "oracles/case_builder.h"
+#include "oracles/counting_allocator.h"
 #include "oracles/device_sync.h"
 #include "oracles/invoke.h"
 #include "oracles/run_case.h"
@@ -89,6 +90,7 @@ class Worker {
     build_.alias_one_in = config.alias_one_in;
     build_.check_grad = config.check_grad;
     build_.device = config.device;
+    if (config.resources.counts_memory()) InstallCountingCpuAllocator();
     if (!config.case_out.empty()) {
       build_.before_probe = [this](const Case& c) { SaveCase(c); };
     }
@@ -209,8 +211,8 @@ class Worker {
     // Kept where an exception that escapes RunCase finds it; moved, not
     // copied, on the per-case path.
     current_ = std::move((*c)->c);
-    absl::StatusOr<CaseOutcome> outcome =
-        RunCase(*spec, *current_, std::move((*c)->baseline_run));
+    absl::StatusOr<CaseOutcome> outcome = RunCase(
+        *spec, *current_, std::move((*c)->baseline_run), config_.resources);
     if (!outcome.ok()) return Error(outcome.status());
     r.verdict = outcome->verdict;
     if (IsFinding(r.verdict)) r.finding = MakeFinding(*current_, *outcome);
@@ -287,11 +289,23 @@ std::vector<std::string> WorkerArgs(const WorkerConfig& c) {
     args.push_back(absl::StrCat("--seeds=", c.seeds_dir));
   if (!c.corpus_dir.empty())
     args.push_back(absl::StrCat("--corpus=", c.corpus_dir));
+  if (c.resources.any()) {
+    const ResourceOracles& r = c.resources;
+    args.push_back(absl::StrCat("--oracles=", OracleList(r)));
+    args.push_back(absl::StrCat("--memory_ratio=", r.memory_ratio));
+    args.push_back(
+        absl::StrCat("--memory_excess_bytes=", r.memory_excess_bytes));
+    args.push_back(absl::StrCat("--perf_ratio=", r.perf_ratio));
+  }
   return args;
 }
 
 absl::StatusOr<WorkerConfig> ParseWorkerArgs(
     const std::vector<std::string>& args) {
+  const auto Bad = [](const std::string& arg) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("worker: unknown argument \"", arg, "\""));
+  };
   WorkerConfig c;
   for (const std::string& arg : args) {
     std::string value;
@@ -317,9 +331,22 @@ absl::StatusOr<WorkerConfig> ParseWorkerArgs(
     } else if (ParseFlag(arg, "check_grad", value) &&
                absl::SimpleAtoi(value, &number)) {
       c.check_grad = number != 0;
+    } else if (ParseFlag(arg, "oracles", value)) {
+      const ResourceOracles thresholds = c.resources;
+      DPFUZZ_ASSIGN_OR_RETURN(c.resources, ParseOracleList(value));
+      c.resources.memory_ratio = thresholds.memory_ratio;
+      c.resources.memory_excess_bytes = thresholds.memory_excess_bytes;
+      c.resources.perf_ratio = thresholds.perf_ratio;
+    } else if (ParseFlag(arg, "memory_ratio", value)) {
+      if (!absl::SimpleAtod(value, &c.resources.memory_ratio)) return Bad(arg);
+    } else if (ParseFlag(arg, "memory_excess_bytes", value)) {
+      if (!absl::SimpleAtoi(value, &c.resources.memory_excess_bytes)) {
+        return Bad(arg);
+      }
+    } else if (ParseFlag(arg, "perf_ratio", value)) {
+      if (!absl::SimpleAtod(value, &c.resources.perf_ratio)) return Bad(arg);
     } else {
-      return absl::InvalidArgumentError(
-          absl::StrCat("worker: unknown argument \"", arg, "\""));
+      return Bad(arg);
     }
   }
   if (c.slot_path.empty()) {

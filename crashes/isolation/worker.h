@@ -47,6 +47,7 @@
 
 #include "absl/status/statusor.h"
 #include "oracles/case_builder.h"
+#include "oracles/resource_oracles.h"
 
 namespace dpfuzz {
 
@@ -66,6 +67,9 @@ struct WorkerConfig {
   // The layout corpus (crashes/findings/layout_corpus.h) each case that ran
   // adds to; "": none.
   std::string corpus_dir;
+  // The opt-in oracles of what layouts cost (oracles/resource_oracles.h);
+  // the worker counts CPU allocations when leak or memory is on.
+  ResourceOracles resources;
 };
 
 // The arguments after kWorkerCommand, and back.

@@ -87,6 +87,19 @@ std::optional<absl::StatusOr<WorkerReport>> ReportReader::Next() {
   if (buffer_.size() - newline - 1 < size) return std::nullopt;
   absl::StatusOr<WorkerReport> report = Decode(
       seq, parts[1], absl::string_view(buffer_).substr(newline + 1, size));
+  if (!report.ok()) {
+    // A well-framed report whose payload does not parse (a case whose
+    // strides are a double's bits) comes from a worker whose memory the op
+    // corrupted: an internal error of that case, not of the campaign.
+    WorkerReport error;
+    error.seq = seq;
+    error.kind = WorkerReport::Kind::kError;
+    error.error =
+        absl::StrCat("the worker's report of the case does not parse (",
+                     report.status().message(),
+                     "): an op likely corrupted the worker's memory");
+    report = std::move(error);
+  }
   offset_ = newline + 1 + size;
   if (offset_ > (1 << 16)) {
     buffer_.erase(0, offset_);

@@ -500,6 +500,8 @@ absl::StatusOr<std::string> Main(const ReproPlan& plan) {
       return absl::StrCat(kMainStart, LayoutMain(plan));
     case ReproCheck::kCall:
       return CallMain(plan);
+    case ReproCheck::kCost:
+      break;  // Python only (ReproText).
   }
   return absl::InternalError("unknown check");
 }

@@ -501,6 +501,8 @@ std::string CppReproCheckHelpers(ReproCheck check) {
     case ReproCheck::kInternalAssert:
     case ReproCheck::kCall:
       return kBackward;
+    case ReproCheck::kCost:  // Python only (ReproText).
+      break;
     case ReproCheck::kStorage:
       return kStorage;
     case ReproCheck::kLayout:

@@ -13,6 +13,11 @@ namespace dpfuzz {
 absl::StatusOr<std::string> ReproText(const Case& c, Verdict verdict,
                                       ReproFormat format) {
   const OpSpec* spec = FindOpFor(c);
+  if (format == ReproFormat::kCpp && IsCostVerdict(verdict)) {
+    return absl::UnimplementedError(
+        absl::StrCat("no C++ repro measures what a call allocates or takes (",
+                     VerdictName(verdict), "): use repro.py"));
+  }
   if (format == ReproFormat::kCpp && HasNestedTensor(c)) {
     // TODO: the C++ repro builds views with as_strided only; nested
     // tensors need _nested_view_from_buffer there too.
@@ -32,7 +37,7 @@ absl::Status WriteReproFiles(const Case& c, Verdict verdict,
                              const std::string& dir) {
   DPFUZZ_ASSIGN_OR_RETURN(std::string py,
                           ReproText(c, verdict, ReproFormat::kPython));
-  if (HasNestedTensor(c)) {  // Python only, see ReproText.
+  if (HasNestedTensor(c) || IsCostVerdict(verdict)) {  // Python only.
     return WriteFileAtomically(absl::StrCat(dir, "/", kPythonReproFile), py,
                                "Python repro");
   }

@@ -406,6 +406,10 @@ absl::StatusOr<ReproCheck> CheckFor(Verdict verdict) {
     case Verdict::kTimeout:
     case Verdict::kOom:
       return ReproCheck::kCall;
+    case Verdict::kLeak:
+    case Verdict::kMemoryAmplification:
+    case Verdict::kPerfCliff:
+      return ReproCheck::kCost;
     case Verdict::kAgree:
     case Verdict::kBothRejected:
       break;

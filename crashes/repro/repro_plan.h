@@ -124,6 +124,8 @@ enum class ReproCheck : uint8_t {
   kDevice,          // device_mismatch: the contiguous baseline on its
                     // device vs the same values on the CPU.
   kCall,            // crash, timeout, oom: only the variant's call.
+  kCost,            // leak, memory_amplification, perf_cliff: what both
+                    // sides' calls allocate or take (Python only).
 };
 
 absl::StatusOr<ReproCheck> CheckFor(Verdict verdict);

@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "common/status_macros.h"
 #include "crashes/repro/repro_plan.h"
+#include "crashes/repro/repro_python_cost.h"
 #include "crashes/repro/repro_python_prelude.h"
 #include "crashes/repro/repro_text.h"
 
@@ -677,6 +678,8 @@ absl::StatusOr<std::string> Main(const ReproPlan& plan) {
                          " in-place: dpfuzz checks no layout promise there"));
       }
       return absl::StrCat(kMainStart, LayoutMain(plan));
+    case ReproCheck::kCost:
+      return PythonCostMain(plan);
     case ReproCheck::kCall:
       return CallMain(plan);
   }
@@ -689,11 +692,12 @@ absl::StatusOr<std::string> PythonRepro(const Case& c, const OpSpec& spec,
                                         Verdict verdict) {
   DPFUZZ_ASSIGN_OR_RETURN(ReproPlan plan, BuildReproPlan(c, spec, verdict));
   DPFUZZ_ASSIGN_OR_RETURN(std::string main, Main(plan));
-  return absl::StrCat("#!/usr/bin/env python3\n", ReproHeader(plan, "# "), "\n",
-                      PythonReproPrelude(plan.check), Constants(plan),
-                      VariantTensors(plan), BaselineTensors(plan), Call(plan),
-                      main,
-                      "\n\nif __name__ == \"__main__\":\n    run(main)\n");
+  return absl::StrCat(
+      "#!/usr/bin/env python3\n", ReproHeader(plan, "# "), "\n",
+      PythonReproPrelude(plan.check),
+      plan.check == ReproCheck::kCost ? PythonCostHelpers() : "",
+      Constants(plan), VariantTensors(plan), BaselineTensors(plan), Call(plan),
+      main, "\n\nif __name__ == \"__main__\":\n    run(main)\n");
 }
 
 }  // namespace dpfuzz

@@ -663,6 +663,8 @@ std::string PythonReproPrelude(ReproCheck check) {
     case ReproCheck::kInternalAssert:
     case ReproCheck::kCall:
       return absl::StrCat(out, kBackward);
+    case ReproCheck::kCost:  // crashes/repro/repro_python_cost.h
+      return out;
     case ReproCheck::kStorage:
       return absl::StrCat(out, kStorage);
     case ReproCheck::kLayout:

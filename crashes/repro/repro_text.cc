@@ -33,6 +33,18 @@ std::string CheckDescription(const ReproPlan& plan) {
       return "the contiguous baseline's results on CUDA must equal the same "
              "call's results on the CPU (device_mismatch), within the "
              "dtype's tolerances where the op accumulates.";
+    case ReproCheck::kCost:
+      return plan.verdict == Verdict::kLeak
+                 ? "calls of the strided variant, their results freed, must "
+                   "leave no more memory allocated than the contiguous "
+                   "baseline's (leak)."
+             : plan.verdict == Verdict::kMemoryAmplification
+                 ? "the strided variant's peak allocation must stay within "
+                   "a multiple of the contiguous baseline's plus contiguous "
+                   "copies of its strided arguments (memory_amplification)."
+                 : "the strided variant's time per call must stay within a "
+                   "multiple of the contiguous baseline's plus the time to "
+                   "copy its strided arguments (perf_cliff).";
     case ReproCheck::kCall:
       return plan.verdict == Verdict::kTimeout
                  ? "the strided variant's call must finish; this script "

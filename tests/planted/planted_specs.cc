@@ -82,6 +82,25 @@ const std::vector<PlantedOp>& PlantedOps() {
   return *ops;
 }
 
+const std::vector<PlantedOp>& PlantedCostOps() {
+  static const auto* ops = [] {
+    auto* v = new std::vector<PlantedOp>;
+    for (const auto& [name, verdict] :
+         {std::pair{"leaky_neg", Verdict::kLeak},
+          std::pair{"bloated_neg", Verdict::kMemoryAmplification},
+          std::pair{"slow_strided_neg", Verdict::kPerfCliff},
+          std::pair{"cached_neg", Verdict::kAgree},
+          std::pair{"copying_neg", Verdict::kAgree},
+          std::pair{"materializing_neg", Verdict::kAgree}}) {
+      PlantedOp op = Unary(name, verdict);
+      op.spec.op = absl::StrCat("planted_cost::", name);
+      v->push_back(op);
+    }
+    return v;
+  }();
+  return *ops;
+}
+
 const std::vector<PlantedOp>& PlantedDeathOps() {
   static const auto* ops = new std::vector<PlantedOp>{
       Unary("segv_neg", Verdict::kCrash),
@@ -167,6 +186,7 @@ std::vector<OpSpec> AllPlantedSpecs() {
   }
   for (const ClassOp& p : PlantedClassOps()) specs.push_back(p.spec);
   for (const PlantedOp& p : PlantedUnstableOps()) specs.push_back(p.spec);
+  for (const PlantedOp& p : PlantedCostOps()) specs.push_back(p.spec);
   return specs;
 }
 

@@ -55,7 +55,9 @@ struct KnownFinding {
 // says agree, see RunCaseGivesTheListedVerdicts); glibc aborts only in long
 // campaigns. Nor nested_select-negative-dim-garbage-offsets, a promise of a
 // nested result (its offsets), which the generated repro.py does not check
-// (its hand-written one does; dpfuzz replay checks the case).
+// (its hand-written one does; dpfuzz replay checks the case). Nor
+// vander-requires-grad-leaks-its-graph, a leak the opt-in leak oracle
+// judges (tests/oracles/resource_oracles_test.cc).
 const KnownFinding kKnownFindings[] = {
     {"cat-out-strided-with-empty-inputs", Verdict::kMismatch},
     {"conv2d-backward-noncontiguous-weight-rejected",

@@ -1,0 +1,299 @@
+#include "oracles/resource_checks.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "common/status_macros.h"
+#include "oracles/call_phase.h"
+#include "oracles/case_tensors.h"
+#include "oracles/counting_allocator.h"
+#include "oracles/invoke.h"
+#include "oracles/judgement.h"
+
+namespace dpfuzz {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kLeakCalls = 4;           // Calls after the warm-up.
+constexpr double kTimedSeconds = 1e-3;  // What one timing lasts at least.
+constexpr int kMaxTimedCalls = 1 << 16;
+constexpr int kTimings = 3;
+
+// One call on one side; false when it did not return normally. Its
+// results (and their autograd graph) are gone when it returns.
+using Call = std::function<absl::StatusOr<bool>()>;
+
+Call CallOf(const c10::OperatorHandle& op, const Case& c,
+            const CaseTensors& tensors, CallSide side) {
+  return [&op, &c, &tensors, side]() -> absl::StatusOr<bool> {
+    const CallSideScope scope(side);
+    DPFUZZ_ASSIGN_OR_RETURN(CallResult r, Invoke(op, c, tensors.args));
+    return r.outcome == CallOutcome::kOk;
+  };
+}
+
+// The tensors of `variant` that are not contiguous: what a kernel that
+// wants contiguous memory copies.
+std::vector<at::Tensor> StridedTensors(const CaseTensors& variant) {
+  std::vector<at::Tensor> strided;
+  for (const auto& [name, tensors] : variant.args) {
+    for (const at::Tensor& t : tensors) {
+      if (t.defined() && !t.is_contiguous()) strided.push_back(t);
+    }
+  }
+  return strided;
+}
+
+int64_t ContiguousCopyBytes(const CaseTensors& variant) {
+  int64_t bytes = 0;
+  for (const at::Tensor& t : StridedTensors(variant)) {
+    bytes += t.numel() * static_cast<int64_t>(t.element_size());
+  }
+  return bytes;
+}
+
+std::string Bytes(int64_t n) {
+  if (std::abs(n) < 1024) return absl::StrCat(n, " B");
+  if (std::abs(n) < (int64_t{1} << 20)) {
+    return absl::StrFormat("%.1f KiB", static_cast<double>(n) / 1024);
+  }
+  return absl::StrFormat("%.1f MiB", static_cast<double>(n) / (1 << 20));
+}
+
+std::string Duration(double seconds) {
+  if (seconds >= 1e-3) return absl::StrFormat("%.2f ms", seconds * 1e3);
+  return absl::StrFormat("%.1f us", seconds * 1e6);
+}
+
+// Bytes allocated after the warm-up and after each of kLeakCalls calls;
+// empty when a call fails.
+absl::StatusOr<std::vector<int64_t>> LiveAfterCalls(const Call& call) {
+  std::vector<int64_t> live;
+  for (int i = 0; i <= kLeakCalls; ++i) {
+    DPFUZZ_ASSIGN_OR_RETURN(const bool ok, call());
+    if (!ok) return std::vector<int64_t>();
+    live.push_back(CpuAllocatedBytes());
+  }
+  return live;
+}
+
+bool GrowsEveryCall(const std::vector<int64_t>& live) {
+  if (live.size() < 2) return false;
+  for (size_t i = 1; i < live.size(); ++i) {
+    if (live[i] <= live[i - 1]) return false;
+  }
+  return true;
+}
+
+absl::StatusOr<std::optional<CaseOutcome>> CheckLeak(const Call& variant,
+                                                     const Call& baseline) {
+  DPFUZZ_ASSIGN_OR_RETURN(const std::vector<int64_t> v,
+                          LiveAfterCalls(variant));
+  if (!GrowsEveryCall(v)) return std::nullopt;
+  DPFUZZ_ASSIGN_OR_RETURN(const std::vector<int64_t> b,
+                          LiveAfterCalls(baseline));
+  const int64_t per_call = (v.back() - v.front()) / kLeakCalls;
+  std::vector<std::string> after;
+  for (const int64_t n : v) after.push_back(absl::StrCat(n - v.front()));
+  Evidence e = Described(
+      "allocated bytes",
+      absl::StrCat("each call leaves about ", Bytes(per_call),
+                   " more allocated: bytes live after the warm-up and "
+                   "after each of ",
+                   kLeakCalls, " calls, results released, grow as ",
+                   absl::StrJoin(after, ", ")));
+  e.expected = "0 B more per call";
+  e.actual = absl::StrCat(Bytes(per_call), " more per call");
+  e.max_error = static_cast<double>(per_call);
+  CaseOutcome outcome = MakeFinding(Verdict::kLeak, std::move(e));
+  if (GrowsEveryCall(b)) {
+    outcome.kind = FindingKind::kBaselineFailure;
+    outcome.evidence.detail +=
+        "; the contiguous baseline's grow too: the arguments leak, not a "
+        "layout";
+  }
+  return outcome;
+}
+
+// Peak bytes over one call after a warm-up, above the bytes allocated
+// before it; nullopt when a call fails.
+absl::StatusOr<std::optional<int64_t>> PeakOfCall(const Call& call) {
+  DPFUZZ_ASSIGN_OR_RETURN(const bool warm, call());
+  if (!warm) return std::nullopt;
+  const int64_t before = CpuAllocatedBytes();
+  ResetCpuPeakBytes();
+  DPFUZZ_ASSIGN_OR_RETURN(const bool ok, call());
+  if (!ok) return std::nullopt;
+  return CpuPeakBytes() - before;
+}
+
+absl::StatusOr<std::optional<CaseOutcome>> CheckMemory(
+    const ResourceOracles& oracles, const Call& variant, const Call& baseline,
+    const CaseTensors& variant_tensors) {
+  DPFUZZ_ASSIGN_OR_RETURN(const std::optional<int64_t> v, PeakOfCall(variant));
+  DPFUZZ_ASSIGN_OR_RETURN(const std::optional<int64_t> b, PeakOfCall(baseline));
+  if (!v.has_value() || !b.has_value()) return std::nullopt;
+  const int64_t copies = ContiguousCopyBytes(variant_tensors);
+  const int64_t allowed = *b + copies;
+  const double ratio = static_cast<double>(*v) /
+                       static_cast<double>(std::max<int64_t>(1, allowed));
+  if (ratio <= oracles.memory_ratio ||
+      *v - allowed <= oracles.memory_excess_bytes) {
+    return std::nullopt;
+  }
+  Evidence e = Described(
+      "peak bytes",
+      absl::StrFormat("one call's peak allocation is %s, %.1fx the "
+                      "contiguous baseline's %s plus %s for contiguous "
+                      "copies of the strided tensors",
+                      Bytes(*v), ratio, Bytes(*b), Bytes(copies)));
+  e.expected = absl::StrCat("at most ", Bytes(allowed));
+  e.actual = Bytes(*v);
+  e.max_error = ratio;
+  return MakeFinding(Verdict::kMemoryAmplification, std::move(e));
+}
+
+// Seconds `count` calls take; nullopt when one fails.
+absl::StatusOr<std::optional<double>> Timed(const Call& call, int count) {
+  const Clock::time_point start = Clock::now();
+  for (int i = 0; i < count; ++i) {
+    DPFUZZ_ASSIGN_OR_RETURN(const bool ok, call());
+    if (!ok) return std::nullopt;
+  }
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Seconds per call: the least of kTimings timings of as many calls as take
+// kTimedSeconds together; nullopt when a call fails.
+absl::StatusOr<std::optional<double>> SecondsPerCall(const Call& call) {
+  int count = 1;
+  DPFUZZ_ASSIGN_OR_RETURN(std::optional<double> t, Timed(call, count));
+  while (t.has_value() && *t < kTimedSeconds && count < kMaxTimedCalls) {
+    count *= 2;
+    DPFUZZ_ASSIGN_OR_RETURN(t, Timed(call, count));
+  }
+  if (!t.has_value()) return std::nullopt;
+  double best = *t;
+  for (int i = 1; i < kTimings; ++i) {
+    DPFUZZ_ASSIGN_OR_RETURN(t, Timed(call, count));
+    if (!t.has_value()) return std::nullopt;
+    best = std::min(best, *t);
+  }
+  return best / count;
+}
+
+struct Timing {
+  double variant = 0;
+  double baseline = 0;
+  double copies = 0;
+  double ratio() const { return variant / (baseline + copies); }
+};
+
+// One measurement of the three; nullopt when a call fails.
+absl::StatusOr<std::optional<Timing>> Measure(
+    const std::function<absl::StatusOr<std::optional<double>>(const Call&)>&
+        time,
+    const Call& variant, const Call& baseline, const Call& copies) {
+  Timing t;
+  for (auto [call, into] :
+       {std::pair{&variant, &t.variant}, std::pair{&baseline, &t.baseline},
+        std::pair{&copies, &t.copies}}) {
+    DPFUZZ_ASSIGN_OR_RETURN(const std::optional<double> s, time(*call));
+    if (!s.has_value()) return std::nullopt;
+    *into = *s;
+  }
+  return t;
+}
+
+absl::StatusOr<std::optional<CaseOutcome>> CheckPerf(
+    const ResourceOracles& oracles, const Call& variant, const Call& baseline,
+    const CaseTensors& variant_tensors) {
+  const std::vector<at::Tensor> strided = StridedTensors(variant_tensors);
+  const Call copies = [&strided]() -> absl::StatusOr<bool> {
+    for (const at::Tensor& t : strided) (void)t.contiguous();
+    return true;
+  };
+  auto once = [](const Call& call) { return Timed(call, 1); };
+  // The warm-up, then the screen: one call of each.
+  DPFUZZ_ASSIGN_OR_RETURN(std::optional<Timing> screen,
+                          Measure(once, variant, baseline, copies));
+  DPFUZZ_ASSIGN_OR_RETURN(screen, Measure(once, variant, baseline, copies));
+  if (!screen.has_value() || screen->ratio() <= oracles.perf_ratio / 2) {
+    return std::nullopt;
+  }
+  std::vector<Timing> measured;
+  for (int i = 0; i < 2; ++i) {
+    DPFUZZ_ASSIGN_OR_RETURN(const std::optional<Timing> t,
+                            Measure(SecondsPerCall, variant, baseline, copies));
+    if (!t.has_value() || t->ratio() <= oracles.perf_ratio) return std::nullopt;
+    measured.push_back(*t);
+  }
+  const Timing& t = measured.front();
+  Evidence e = Described(
+      "time per call",
+      absl::StrFormat("a call takes %s, %.0fx the contiguous baseline's %s "
+                      "plus %s for contiguous copies of the strided tensors "
+                      "(measured twice: %.0fx, %.0fx)",
+                      Duration(t.variant), t.ratio(), Duration(t.baseline),
+                      Duration(t.copies), measured[0].ratio(),
+                      measured[1].ratio()));
+  e.expected = absl::StrFormat("at most %.0fx", oracles.perf_ratio);
+  e.actual = absl::StrFormat("%.0fx", t.ratio());
+  e.max_error = t.ratio();
+  return MakeFinding(Verdict::kPerfCliff, std::move(e));
+}
+
+}  // namespace
+
+absl::StatusOr<std::optional<CaseOutcome>> CheckResources(
+    const ResourceOracles& oracles, const c10::OperatorHandle& op,
+    const Case& c) {
+  if (!oracles.any() || CaseDevice(c) != Device::kCpu) return std::nullopt;
+  if (oracles.counts_memory() && !CountingCpuAllocatorInstalled()) {
+    return absl::FailedPreconditionError(
+        "the leak and memory oracles need the counting CPU allocator "
+        "(InstallCountingCpuAllocator) installed before the case runs");
+  }
+  // Fresh tensors for each oracle: a call's writes (an in-place self, an
+  // out= resized) are not the next oracle's arguments.
+  auto judge = [&](auto check) -> absl::StatusOr<std::optional<CaseOutcome>> {
+    DPFUZZ_ASSIGN_OR_RETURN(const CaseTensors variant, MaterializeVariant(c));
+    const CaseTensors baseline = MaterializeBaseline(variant);
+    return check(CallOf(op, c, variant, CallSide::kVariant),
+                 CallOf(op, c, baseline, CallSide::kBaseline), variant);
+  };
+  if (oracles.leak) {
+    DPFUZZ_ASSIGN_OR_RETURN(
+        std::optional<CaseOutcome> leak,
+        judge([](const Call& v, const Call& b, const CaseTensors&) {
+          return CheckLeak(v, b);
+        }));
+    if (leak.has_value()) return leak;
+  }
+  if (oracles.memory) {
+    DPFUZZ_ASSIGN_OR_RETURN(
+        std::optional<CaseOutcome> memory,
+        judge([&oracles](const Call& v, const Call& b, const CaseTensors& t) {
+          return CheckMemory(oracles, v, b, t);
+        }));
+    if (memory.has_value()) return memory;
+  }
+  if (oracles.perf) {
+    return judge(
+        [&oracles](const Call& v, const Call& b, const CaseTensors& t) {
+          return CheckPerf(oracles, v, b, t);
+        });
+  }
+  return std::nullopt;
+}
+
+}  // namespace dpfuzz

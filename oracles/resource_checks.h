@@ -1,0 +1,52 @@
+// The resource oracles' judgements (oracles/resource_oracles.h): whether a
+// case's layouts make its op leak, use far more memory, or run far slower
+// than the contiguous baseline plus the cost of contiguous copies of the
+// layouts' strided tensors.
+//
+// Each measurement runs on tensors made afresh from the case (the value
+// oracles' calls wrote theirs), after a warm-up call on each side so that
+// what an op allocates or initializes once per process (a cache, a thread
+// pool) counts for neither. Results, and the autograd graphs they hold,
+// are released after every call. Only CPU cases are judged: the counting
+// allocator is c10's CPU allocator's (oracles/counting_allocator.h).
+//
+// - leak: four calls after the warm-up each leave more bytes allocated on
+//   the variant. When the baseline's do too, the arguments make the op
+//   leak, not a layout: a baseline failure.
+// - memory_amplification: the variant's peak bytes over one call exceed
+//   the allowance (the baseline's peak plus the bytes of a contiguous copy
+//   of each strided tensor of the variant) by both thresholds.
+// - perf_cliff: the variant's time per call exceeds the threshold ratio
+//   to the baseline's time plus the contiguous copies' time, in two
+//   measurements; each is the least of three timings of as many calls as
+//   take a millisecond. A single timed call of each screens first, so that
+//   a case without a cliff costs a few calls.
+//
+//   absl::StatusOr<std::optional<CaseOutcome>> o =
+//       CheckResources(oracles, op, c);
+
+#ifndef DPFUZZ_ORACLES_RESOURCE_CHECKS_H_
+#define DPFUZZ_ORACLES_RESOURCE_CHECKS_H_
+
+#include <ATen/core/dispatch/Dispatcher.h>
+
+#include <optional>
+
+#include "absl/status/statusor.h"
+#include "generators/case.h"
+#include "oracles/resource_oracles.h"
+#include "oracles/run_case.h"
+
+namespace dpfuzz {
+
+// The first finding of the oracles that are on, in the order leak,
+// memory, perf; nullopt when none (or the case is not on the CPU, or a
+// call is rejected). The counting allocator must be installed for leak
+// and memory; an error status when it is not.
+absl::StatusOr<std::optional<CaseOutcome>> CheckResources(
+    const ResourceOracles& oracles, const c10::OperatorHandle& op,
+    const Case& c);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_ORACLES_RESOURCE_CHECKS_H_
