@@ -213,8 +213,7 @@ std::string CostCheck(const ReproPlan& plan) {
         "        for name, t in ((\"contiguous\", dense), (\"strided\", "
         "args))}\n",
         "print(\"bytes left allocated after 100 calls:\", left)\n",
-        "sys.exit(1 if left[\"strided\"] > max(left[\"contiguous\"], 0) "
-        "else 0)\n");
+        "sys.exit(1 if left[\"strided\"] > 0 else 0)\n");
   }
   if (plan.verdict == Verdict::kMemoryAmplification) {
     return StrCat(
@@ -498,9 +497,11 @@ absl::StatusOr<IssueSnippet> MakeIssueSnippet(const Finding& finding) {
   // The tensors: the arguments, and the grad_outputs when backward runs
   // and may be where the bug shows (wrong values of the op's own results
   // show in forward).
-  const bool backward = plan.check == ReproCheck::kGrads ||
-                        (plan.backward && plan.check != ReproCheck::kValues &&
-                         plan.check != ReproCheck::kDevice);
+  // The resource oracles measure the forward call only.
+  const bool backward =
+      plan.check == ReproCheck::kGrads ||
+      (plan.backward && plan.check != ReproCheck::kValues &&
+       plan.check != ReproCheck::kDevice && plan.check != ReproCheck::kCost);
   std::vector<const ReproTensor*> all;
   bool grads = false;
   for (const ReproTensor& t : plan.tensors) {

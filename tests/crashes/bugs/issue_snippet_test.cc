@@ -19,6 +19,8 @@
 #include "crashes/repro/repro_plan.h"
 #include "generators/layout_generator.h"
 #include "generators/op_registry.h"
+#include "oracles/counting_allocator.h"
+#include "oracles/resource_oracles.h"
 #include "oracles/run_case.h"
 #include "tests/crashes/known_case.h"
 
@@ -61,7 +63,12 @@ std::vector<Known> KnownFindings() {
         ADD_FAILURE() << k.name << ": no spec judges its case";
         continue;
       }
-      absl::StatusOr<CaseOutcome> here = RunCase(*spec, c);
+      // A resource verdict's case runs with its oracle on.
+      ResourceOracles oracles;
+      TurnOnOracleOf(outcome.verdict, oracles);
+      if (oracles.counts_memory()) InstallCountingCpuAllocator();
+      absl::StatusOr<CaseOutcome> here =
+          RunCase(*spec, c, std::nullopt, oracles);
       EXPECT_TRUE(here.ok()) << k.name << ": " << here.status();
       k.shows = here.ok() && IsFinding(here->verdict);
       EXPECT_EQ(k.shows, KnownFindingShows(k.name)) << k.name;
