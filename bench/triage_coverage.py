@@ -26,7 +26,7 @@ def main(findings):
             issue = json.load(open(os.path.join(lead, "finding.json"))).get("issue", {})
         has = {
             "culprit": bool(bug["culprit"]),
-            "mechanism": bug["mechanism"]["name"] != "unexplained",
+            "mechanism": not bug["mechanism"]["name"].startswith("unexplained"),
             "reduced": not bug.get("untriaged", False),
             "issue_reproduces": bool(issue.get("reproduces")),
         }

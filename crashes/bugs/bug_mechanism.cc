@@ -95,6 +95,8 @@ BugMechanism MechanismOf(const Finding& f) {
     m.detail = f.signature.substr(f.signature.rfind('|') + 1);
   } else if (f.blame.feature == "odd_unit_stride") {
     m.name = "size_one_stride_used";
+  } else if (IsCostVerdict(f.outcome.verdict)) {
+    m.name = "unexplained_cost";
   } else {
     m.name = "unexplained";
   }
@@ -102,7 +104,9 @@ BugMechanism MechanismOf(const Finding& f) {
   return m;
 }
 
-bool Explains(const BugMechanism& m) { return m.name != "unexplained"; }
+bool Explains(const BugMechanism& m) {
+  return m.name != "unexplained" && m.name != "unexplained_cost";
+}
 
 bool NamesAResult(const std::string& name) {
   // An argument may be named "output"; results are "output 0", "grad of x".
@@ -197,6 +201,10 @@ constexpr MechanismText kMechanismTexts[] = {
     {"unexplained", "unexplained: no layout mistake reproduces it",
      "No layout mistake dpfuzz simulates reproduces the wrong result. It "
      "stands alone until one does."},
+    {"unexplained_cost", "unexplained: a cost measured, not simulated",
+     "A strided $ARG makes the op leak, allocate or take far more than a "
+     "contiguous copy of it would cost (the evidence has the measurement). "
+     "dpfuzz simulates no cause of a cost, so it stands alone."},
 };
 
 std::string Filled(const BugMechanism& m, bool title) {

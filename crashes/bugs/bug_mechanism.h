@@ -21,6 +21,8 @@
 //  - a finding blamed on a size-one dim's stride (feature
 //    "odd_unit_stride": the case with only that stride made canonical
 //    agrees): "size_one_stride_used";
+//  - a leak, memory_amplification or perf_cliff: "unexplained_cost" (a
+//    cost is measured, its cause not simulated);
 //  - anything else: "unexplained", never a guess.
 //
 //   BugMechanism m = MechanismOf(finding);
@@ -50,7 +52,8 @@ struct BugMechanism {
 
 BugMechanism MechanismOf(const Finding& f);
 
-// True when the mechanism explains anything ("unexplained" does not).
+// True when the mechanism explains anything ("unexplained" and
+// "unexplained_cost" do not).
 bool Explains(const BugMechanism& m);
 
 // Whether a mechanism's argument names a result of the call ("output 0",

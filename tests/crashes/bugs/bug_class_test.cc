@@ -6,6 +6,7 @@
 // case is run by RunCase, so the mechanisms are those the simulation finds.
 
 #include "crashes/bugs/bug_class.h"
+#include "crashes/bugs/bug_mechanism.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -120,6 +121,33 @@ TEST(BugClassTest, IdsAreStableAndUnexplainedBugsStandAlone) {
   std::map<std::string, std::string> again;
   for (const Bug& b : GroupBugs(ClassOpFindings())) again[b.op] = ClassId(b);
   EXPECT_EQ(class_of, again);
+}
+
+// Costs (leak, memory_amplification, perf_cliff) are measured, never
+// simulated: two ops leaking on a gapped self are two classes of one, and
+// their mechanism says so rather than speak of a wrong result.
+TEST(BugClassTest, CostsStandAloneAsMeasuredNotSimulated) {
+  std::vector<StoredFinding> stored;
+  for (const char* op : {"planted_cost::leaky_neg", "planted_cost::other"}) {
+    Case c;
+    c.op = op;
+    c.args = {Laid("self", {4}, {2}, 0, 1)};
+    CaseOutcome o;
+    o.verdict = Verdict::kLeak;
+    Finding f = MakeFinding(c, o);
+    f.blame.culprit = "self";
+    f.blame.feature = "gapped";
+    stored.push_back(StoredFinding{absl::StrCat("f", stored.size()),
+                                   std::move(f), 1, std::nullopt});
+  }
+  const std::vector<BugClass> classes = GroupClasses(GroupBugs(stored));
+  ASSERT_EQ(classes.size(), 2u);
+  for (const BugClass& k : classes) {
+    EXPECT_EQ(k.mechanism.name, "unexplained_cost");
+    EXPECT_EQ(k.members.size(), 1u);
+    EXPECT_EQ(MechanismTitle(k.mechanism),
+              "unexplained: a cost measured, not simulated");
+  }
 }
 
 }  // namespace

@@ -608,6 +608,9 @@ TEST(BugTest, FamiliesAndSeverities) {
       {Verdict::kOom, "crash", Severity::kMemory},
       {Verdict::kTimeout, "hang", Severity::kAssertOrHang},
       {Verdict::kLayoutContract, "layout_contract", Severity::kContract},
+      {Verdict::kLeak, "leak", Severity::kCost},
+      {Verdict::kMemoryAmplification, "memory", Severity::kCost},
+      {Verdict::kPerfCliff, "perf", Severity::kCost},
   };
   for (const auto& [verdict, family, severity] : want) {
     EXPECT_EQ(VerdictFamily(verdict), family) << verdict;
@@ -615,6 +618,7 @@ TEST(BugTest, FamiliesAndSeverities) {
   }
   EXPECT_EQ(SeverityName(Severity::kAssertOrHang), "assert_or_hang");
   EXPECT_EQ(SeverityName(Severity::kContract), "layout_contract");
+  EXPECT_EQ(SeverityName(Severity::kCost), "cost");
   EXPECT_EQ(ConfidenceName(Confidence::kLow), "low");
 }
 
