@@ -111,9 +111,8 @@ absl::StatusOr<std::optional<CaseOutcome>> CheckLeak(const Call& variant,
                    "after each of ",
                    kLeakCalls, " calls, results released, grow as ",
                    absl::StrJoin(after, ", ")));
-  e.expected = "0 B more per call";
-  e.actual = absl::StrCat(Bytes(per_call), " more per call");
-  e.max_error = static_cast<double>(per_call);
+  e.measured = {{"bytes_left_per_call", static_cast<double>(per_call)},
+                {"calls", kLeakCalls}};
   CaseOutcome outcome = MakeFinding(Verdict::kLeak, std::move(e));
   if (GrowsEveryCall(b)) {
     outcome.kind = FindingKind::kBaselineFailure;
@@ -156,9 +155,10 @@ absl::StatusOr<std::optional<CaseOutcome>> CheckMemory(
                       "contiguous baseline's %s plus %s for contiguous "
                       "copies of the strided tensors",
                       Bytes(*v), ratio, Bytes(*b), Bytes(copies)));
-  e.expected = absl::StrCat("at most ", Bytes(allowed));
-  e.actual = Bytes(*v);
-  e.max_error = ratio;
+  e.measured = {{"peak_bytes", static_cast<double>(*v)},
+                {"baseline_peak_bytes", static_cast<double>(*b)},
+                {"copy_bytes", static_cast<double>(copies)},
+                {"ratio", ratio}};
   return MakeFinding(Verdict::kMemoryAmplification, std::move(e));
 }
 
@@ -246,9 +246,11 @@ absl::StatusOr<std::optional<CaseOutcome>> CheckPerf(
                       Duration(t.variant), t.ratio(), Duration(t.baseline),
                       Duration(t.copies), measured[0].ratio(),
                       measured[1].ratio()));
-  e.expected = absl::StrFormat("at most %.0fx", oracles.perf_ratio);
-  e.actual = absl::StrFormat("%.0fx", t.ratio());
-  e.max_error = t.ratio();
+  e.measured = {{"seconds_per_call", t.variant},
+                {"baseline_seconds_per_call", t.baseline},
+                {"copy_seconds_per_call", t.copies},
+                {"ratio", t.ratio()},
+                {"ratio_measured_again", measured[1].ratio()}};
   return MakeFinding(Verdict::kPerfCliff, std::move(e));
 }
 

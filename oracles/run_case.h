@@ -24,6 +24,7 @@
 
 #include <ATen/core/dispatch/Dispatcher.h>
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -56,6 +57,9 @@ struct Evidence {
   // layout's mistake (oracles/conditioning.h), "" when they are not: the
   // finding is then low confidence.
   std::string ill_conditioned;
+  // A resource oracle's measurement (oracles/resource_checks.h), by name:
+  // "peak_bytes", "seconds_per_call", "ratio", ...; empty otherwise.
+  std::map<std::string, double> measured;
 };
 
 // Evidence without a first differing element: where, what, and the error

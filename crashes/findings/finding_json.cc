@@ -33,6 +33,12 @@ Evidence EvidenceFromJson(const Json& j) {
     e.mechanism_argument = StringOr(*mechanism, "argument");
   }
   e.ill_conditioned = StringOr(j, "ill_conditioned");
+  const auto measured = j.find("measured");
+  if (measured != j.end() && measured->is_object()) {
+    for (const auto& [name, value] : measured->items()) {
+      if (value.is_number()) e.measured[name] = value.get<double>();
+    }
+  }
   const auto max_error = j.find("max_error");
   if (max_error != j.end() && max_error->is_number()) {
     e.max_error = max_error->get<double>();
@@ -56,6 +62,7 @@ Json EvidenceToJson(const Evidence& e) {
                       {"argument", e.mechanism_argument}};
   }
   if (!e.ill_conditioned.empty()) j["ill_conditioned"] = e.ill_conditioned;
+  if (!e.measured.empty()) j["measured"] = e.measured;
   return j;
 }
 

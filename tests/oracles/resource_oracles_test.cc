@@ -71,6 +71,10 @@ std::map<Verdict, int> Fuzz(const OpSpec& spec, int cases, uint64_t seed,
     if (!o.ok()) continue;
     ++run;
     ++verdicts[o->verdict];
+    if (IsFinding(o->verdict)) {
+      // Each finding carries its measurement for finding.json.
+      EXPECT_FALSE(o->evidence.measured.empty()) << o->evidence.detail;
+    }
     if (IsFinding(o->verdict) && first_finding->empty()) {
       *first_finding =
           absl::StrCat(VerdictName(o->verdict), ": ", o->evidence.detail, "\n",

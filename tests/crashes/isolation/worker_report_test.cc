@@ -24,6 +24,7 @@ std::vector<WorkerReport> SampleReports() {
   outcome.verdict = Verdict::kOutsideWrite;
   outcome.evidence.where = "storage of out";
   outcome.evidence.detail = "element 3 of the storage changed";
+  outcome.evidence.measured = {{"peak_bytes", 81920}, {"ratio", 2048.5}};
   finding.verdict = outcome.verdict;
   finding.finding = MakeFinding(
       LoadKnownCase("tril-out-gapped-writes-outside-view"), outcome);
@@ -41,6 +42,8 @@ void ExpectSame(const WorkerReport& got, const WorkerReport& want) {
   EXPECT_EQ(got.finding->signature, want.finding->signature);
   EXPECT_EQ(got.finding->outcome.evidence.detail,
             want.finding->outcome.evidence.detail);
+  EXPECT_EQ(got.finding->outcome.evidence.measured,
+            want.finding->outcome.evidence.measured);
 }
 
 // Reports survive any chunking a pipe gives them: here one byte at a time.
