@@ -27,14 +27,21 @@ constexpr int kLeakCalls = 4;           // Calls after the warm-up.
 constexpr double kTimedSeconds = 1e-3;  // What one timing lasts at least.
 constexpr int kMaxTimedCalls = 1 << 16;
 constexpr int kTimings = 3;
+// What the checks of one case may take together: the per-case time limit
+// (3 s by default) holds the value oracles' calls too.
+constexpr double kSecondsPerCase = 1.0;
 
 // One call on one side; false when it did not return normally. Its
 // results (and their autograd graph) are gone when it returns.
 using Call = std::function<absl::StatusOr<bool>()>;
 
+// Past `deadline` a call is not made and counts as failed: the check
+// stops without a finding.
 Call CallOf(const c10::OperatorHandle& op, const Case& c,
-            const CaseTensors& tensors, CallSide side) {
-  return [&op, &c, &tensors, side]() -> absl::StatusOr<bool> {
+            const CaseTensors& tensors, CallSide side,
+            Clock::time_point deadline) {
+  return [&op, &c, &tensors, side, deadline]() -> absl::StatusOr<bool> {
+    if (Clock::now() > deadline) return false;
     const CallSideScope scope(side);
     DPFUZZ_ASSIGN_OR_RETURN(CallResult r, Invoke(op, c, tensors.args));
     return r.outcome == CallOutcome::kOk;
@@ -265,13 +272,19 @@ absl::StatusOr<std::optional<CaseOutcome>> CheckResources(
         "the leak and memory oracles need the counting CPU allocator "
         "(InstallCountingCpuAllocator) installed before the case runs");
   }
+  // A case whose calls are slow (a big decomposition, a huge drawn count)
+  // is judged only as far as kSecondsPerCase goes.
+  const Clock::time_point deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(kSecondsPerCase));
   // Fresh tensors for each oracle: a call's writes (an in-place self, an
   // out= resized) are not the next oracle's arguments.
   auto judge = [&](auto check) -> absl::StatusOr<std::optional<CaseOutcome>> {
     DPFUZZ_ASSIGN_OR_RETURN(const CaseTensors variant, MaterializeVariant(c));
     const CaseTensors baseline = MaterializeBaseline(variant);
-    return check(CallOf(op, c, variant, CallSide::kVariant),
-                 CallOf(op, c, baseline, CallSide::kBaseline), variant);
+    return check(CallOf(op, c, variant, CallSide::kVariant, deadline),
+                 CallOf(op, c, baseline, CallSide::kBaseline, deadline),
+                 variant);
   };
   if (oracles.leak) {
     DPFUZZ_ASSIGN_OR_RETURN(

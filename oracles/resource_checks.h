@@ -22,6 +22,10 @@
 //   take a millisecond. A single timed call of each screens first, so that
 //   a case without a cliff costs a few calls.
 //
+// The checks of one case stop after a second (the per-case time limit
+// holds the value oracles' calls too): a case whose calls are slow is
+// judged only as far as that goes, never timed out by its repeats.
+//
 //   absl::StatusOr<std::optional<CaseOutcome>> o =
 //       CheckResources(oracles, op, c);
 
