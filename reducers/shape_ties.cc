@@ -45,8 +45,8 @@ ShapeTies::ShapeTies(const Case& original) {
   const std::vector<std::string> written = WrittenArgumentsOf(original);
   const bool free_inputs = ChecksItsInputs(original);
   auto tied = [&](const std::string& name) {
-    return !free_inputs || name == "grad_outputs" ||
-           absl::StrContains(name, "grad") ||
+    // "grad_outputs", "grad_output", "grad": the gradients.
+    return !free_inputs || absl::StrContains(name, "grad") ||
            std::find(written.begin(), written.end(), name) != written.end();
   };
   std::map<Dims, std::vector<TensorName>> by_sizes;
