@@ -6,13 +6,13 @@
 // case is run by RunCase, so the mechanisms are those the simulation finds.
 
 #include "crashes/bugs/bug_class.h"
-#include "crashes/bugs/bug_mechanism.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <map>
 
+#include "crashes/bugs/bug_mechanism.h"
 #include "generators/geometry.h"
 #include "generators/op_args.h"
 #include "generators/rng.h"
