@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "common/status_macros.h"
+#include "generators/case_scaling.h"
 #include "oracles/call_phase.h"
 #include "oracles/case_tensors.h"
 #include "oracles/counting_allocator.h"
@@ -27,6 +28,11 @@ constexpr int kLeakCalls = 4;           // Calls after the warm-up.
 constexpr double kTimedSeconds = 1e-3;  // What one timing lasts at least.
 constexpr int kMaxTimedCalls = 1 << 16;
 constexpr int kTimings = 3;
+// How far the perf oracle scales a case: the longest variant call it
+// times, and the largest storage of a tensor, in elements (16 MiB of
+// float).
+constexpr double kMaxVariantSeconds = 10e-3;
+constexpr int64_t kMaxScaledStorage = int64_t{1} << 22;
 // What the checks of one case may take together: the per-case time limit
 // (3 s by default) holds the value oracles' calls too.
 constexpr double kSecondsPerCase = 1.0;
@@ -205,59 +211,102 @@ struct Timing {
   double ratio() const { return variant / (baseline + copies); }
 };
 
-// One measurement of the three; nullopt when a call fails.
-absl::StatusOr<std::optional<Timing>> Measure(
-    const std::function<absl::StatusOr<std::optional<double>>(const Call&)>&
-        time,
-    const Call& variant, const Call& baseline, const Call& copies) {
-  Timing t;
-  for (auto [call, into] :
-       {std::pair{&variant, &t.variant}, std::pair{&baseline, &t.baseline},
-        std::pair{&copies, &t.copies}}) {
-    DPFUZZ_ASSIGN_OR_RETURN(const std::optional<double> s, time(*call));
-    if (!s.has_value()) return std::nullopt;
-    *into = *s;
-  }
-  return t;
+using TimeFn =
+    std::function<absl::StatusOr<std::optional<double>>(const Call&)>;
+
+absl::StatusOr<std::optional<double>> OneCall(const Call& call) {
+  return Timed(call, 1);
 }
 
-absl::StatusOr<std::optional<CaseOutcome>> CheckPerf(
-    const ResourceOracles& oracles, const Call& variant, const Call& baseline,
-    const CaseTensors& variant_tensors) {
+// One measurement of `c` on tensors made afresh, after a warm-up call of
+// each side: the variant, the baseline and the contiguous copies of the
+// variant's strided tensors; nullopt when a call fails.
+absl::StatusOr<std::optional<Timing>> MeasureCase(const c10::OperatorHandle& op,
+                                                  const Case& c,
+                                                  Clock::time_point deadline,
+                                                  const TimeFn& time) {
+  DPFUZZ_ASSIGN_OR_RETURN(const CaseTensors variant_tensors,
+                          MaterializeVariant(c));
+  const CaseTensors baseline_tensors = MaterializeBaseline(variant_tensors);
+  const Call variant =
+      CallOf(op, c, variant_tensors, CallSide::kVariant, deadline);
+  const Call baseline =
+      CallOf(op, c, baseline_tensors, CallSide::kBaseline, deadline);
   const std::vector<at::Tensor> strided = StridedTensors(variant_tensors);
   const Call copies = [&strided]() -> absl::StatusOr<bool> {
     for (const at::Tensor& t : strided) (void)t.contiguous();
     return true;
   };
-  auto once = [](const Call& call) { return Timed(call, 1); };
-  // The warm-up, then the screen: one call of each.
-  DPFUZZ_ASSIGN_OR_RETURN(std::optional<Timing> screen,
-                          Measure(once, variant, baseline, copies));
-  DPFUZZ_ASSIGN_OR_RETURN(screen, Measure(once, variant, baseline, copies));
+  Timing timing;
+  for (const TimeFn& fn : {TimeFn(OneCall), time}) {
+    for (auto [call, into] : {std::pair{&variant, &timing.variant},
+                              std::pair{&baseline, &timing.baseline},
+                              std::pair{&copies, &timing.copies}}) {
+      DPFUZZ_ASSIGN_OR_RETURN(const std::optional<double> s, fn(*call));
+      if (!s.has_value()) return std::nullopt;
+      *into = *s;
+    }
+  }
+  return timing;
+}
+
+// The largest factor up to which `c` scales (generators/case_scaling.h)
+// while its baseline and copies take less than kTimedSeconds a call and
+// its variant less than kMaxVariantSeconds; 1 when it does not scale.
+int64_t FactorToTime(const c10::OperatorHandle& op, const Case& c,
+                     Clock::time_point deadline, Timing at) {
+  int64_t factor = 1;
+  while (factor == 1 || (at.baseline + at.copies < kTimedSeconds &&
+                         at.variant < kMaxVariantSeconds)) {
+    const std::optional<Case> scaled =
+        ScaledCase(c, factor * 2, kMaxScaledStorage);
+    if (!scaled.has_value()) break;
+    // A size the op refuses ends the scaling like one past the cap.
+    const absl::StatusOr<std::optional<Timing>> t =
+        MeasureCase(op, *scaled, deadline, OneCall);
+    if (!t.ok() || !t->has_value()) break;
+    factor *= 2;
+    at = **t;
+  }
+  return factor;
+}
+
+absl::StatusOr<std::optional<CaseOutcome>> CheckPerf(
+    const ResourceOracles& oracles, const c10::OperatorHandle& op,
+    const Case& c, Clock::time_point deadline) {
+  DPFUZZ_ASSIGN_OR_RETURN(const std::optional<Timing> screen,
+                          MeasureCase(op, c, deadline, OneCall));
   if (!screen.has_value() || screen->ratio() <= oracles.perf_ratio / 2) {
     return std::nullopt;
   }
+  // A cliff holds at two sizes, the largest the case scales to in the
+  // time it may take and half of it; noise does not make one twice.
+  const int64_t factor = FactorToTime(op, c, deadline, *screen);
+  if (factor == 1) return std::nullopt;
   std::vector<Timing> measured;
-  for (int i = 0; i < 2; ++i) {
+  for (const int64_t f : {factor / 2, factor}) {
+    const std::optional<Case> scaled = ScaledCase(c, f, kMaxScaledStorage);
+    if (!scaled.has_value()) return std::nullopt;
     DPFUZZ_ASSIGN_OR_RETURN(const std::optional<Timing> t,
-                            Measure(SecondsPerCall, variant, baseline, copies));
+                            MeasureCase(op, *scaled, deadline, SecondsPerCall));
     if (!t.has_value() || t->ratio() <= oracles.perf_ratio) return std::nullopt;
     measured.push_back(*t);
   }
-  const Timing& t = measured.front();
+  const Timing& t = measured.back();
   Evidence e = Described(
       "time per call",
-      absl::StrFormat("a call takes %s, %.0fx the contiguous baseline's %s "
-                      "plus %s for contiguous copies of the strided tensors "
-                      "(measured twice: %.0fx, %.0fx)",
-                      Duration(t.variant), t.ratio(), Duration(t.baseline),
-                      Duration(t.copies), measured[0].ratio(),
-                      measured[1].ratio()));
+      absl::StrFormat("at %dx the case's sizes a call takes %s, %.0fx the "
+                      "contiguous baseline's %s plus %s for contiguous "
+                      "copies of the strided tensors; %.0fx at %dx",
+                      factor, Duration(t.variant), t.ratio(),
+                      Duration(t.baseline), Duration(t.copies),
+                      measured.front().ratio(), factor / 2));
   e.measured = {{"seconds_per_call", t.variant},
                 {"baseline_seconds_per_call", t.baseline},
                 {"copy_seconds_per_call", t.copies},
                 {"ratio", t.ratio()},
-                {"ratio_measured_again", measured[1].ratio()}};
+                {"scale", static_cast<double>(factor)},
+                {"ratio_at_half_scale", measured.front().ratio()}};
   return MakeFinding(Verdict::kPerfCliff, std::move(e));
 }
 
@@ -302,12 +351,7 @@ absl::StatusOr<std::optional<CaseOutcome>> CheckResources(
         }));
     if (memory.has_value()) return memory;
   }
-  if (oracles.perf) {
-    return judge(
-        [&oracles](const Call& v, const Call& b, const CaseTensors& t) {
-          return CheckPerf(oracles, v, b, t);
-        });
-  }
+  if (oracles.perf) return CheckPerf(oracles, op, c, deadline);
   return std::nullopt;
 }
 

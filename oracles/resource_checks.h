@@ -17,10 +17,13 @@
 //   the allowance (the baseline's peak plus the bytes of a contiguous copy
 //   of each strided tensor of the variant) by both thresholds.
 // - perf_cliff: the variant's time per call exceeds the threshold ratio
-//   to the baseline's time plus the contiguous copies' time, in two
-//   measurements; each is the least of three timings of as many calls as
-//   take a millisecond. A single timed call of each screens first, so that
-//   a case without a cliff costs a few calls.
+//   to the baseline's time plus the contiguous copies' time at two sizes:
+//   the case scaled (generators/case_scaling.h) until the baseline takes
+//   a millisecond a call (or the variant 10 ms), and half that scale. Each
+//   time is the least of three timings of as many calls as take a
+//   millisecond. A single call of each at the case's own sizes screens
+//   first, so that a case without a cliff costs a few calls; a case the op
+//   refuses at twice its sizes is not judged.
 //
 // The checks of one case stop after a second (the per-case time limit
 // holds the value oracles' calls too): a case whose calls are slow is

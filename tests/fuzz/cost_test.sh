@@ -2,7 +2,7 @@
 # The resource oracles end to end, over the planted_cost ops
 # (tests/planted/cost_ops.cc). With --oracles=all a campaign reports each
 # of the three wrong ops as one bug with its verdict (leak,
-# memory_amplification, perf_cliff) and nothing for the three right ones;
+# memory_amplification, perf_cliff) and nothing for the four right ones;
 # without --oracles it reports nothing (their values are right). A stored
 # leak finding replays without --oracles: it turns on the oracle that
 # found it.

@@ -75,6 +75,14 @@ std::map<Verdict, int> Fuzz(const OpSpec& spec, int cases, uint64_t seed,
       // Each finding carries its measurement for finding.json.
       EXPECT_FALSE(o->evidence.measured.empty()) << o->evidence.detail;
     }
+    if (o->verdict == Verdict::kPerfCliff) {
+      // A cliff holds at two sizes, the case scaled up.
+      std::map<std::string, double>& m = o->evidence.measured;
+      EXPECT_GE(m["scale"], 2) << o->evidence.detail;
+      EXPECT_GT(m["ratio"], oracles.perf_ratio) << o->evidence.detail;
+      EXPECT_GT(m["ratio_at_half_scale"], oracles.perf_ratio)
+          << o->evidence.detail;
+    }
     if (IsFinding(o->verdict) && first_finding->empty()) {
       *first_finding =
           absl::StrCat(VerdictName(o->verdict), ": ", o->evidence.detail, "\n",

@@ -1,5 +1,5 @@
 // Test ops for the resource oracles (TORCH_LIBRARY "planted_cost"), test
-// code only: four whose layouts cost what they must not and three that
+// code only: three whose layouts cost what they must not and four that
 // pay what a layout may cost. Each computes -self right on every layout;
 // only what it allocates or how long it takes differs.
 //
@@ -13,6 +13,10 @@
 //   through the dispatcher (a scalar fallback for strided inputs), orders
 //   of magnitude slower than its contiguous path: perf_cliff.
 // Right:
+// - bounded_slow_neg takes slow_strided_neg's path only for inputs of at
+//   most 64 elements: microseconds lost at the sizes fuzzing draws, gone
+//   as the case grows. A perf cliff must hold at two sizes scaled up to
+//   a time worth measuring, which this one does not.
 // - cached_neg builds a 1 MiB table on its first call and keeps it.
 // - copying_neg copies a non-contiguous input to contiguous once.
 // - materializing_neg materializes an expanded input once.
@@ -56,6 +60,10 @@ at::Tensor SlowStridedNeg(const at::Tensor& self) {
   return result;
 }
 
+at::Tensor BoundedSlowNeg(const at::Tensor& self) {
+  return self.numel() <= 64 ? SlowStridedNeg(self) : at::neg(self);
+}
+
 at::Tensor CachedNeg(const at::Tensor& self) {
   static const at::Tensor* table =
       new at::Tensor(at::zeros({1 << 18}, at::kFloat));
@@ -78,6 +86,7 @@ TORCH_LIBRARY(planted_cost, m) {
   m.def("leaky_neg(Tensor self) -> Tensor", LeakyNeg);
   m.def("bloated_neg(Tensor self) -> Tensor", BloatedNeg);
   m.def("slow_strided_neg(Tensor self) -> Tensor", SlowStridedNeg);
+  m.def("bounded_slow_neg(Tensor self) -> Tensor", BoundedSlowNeg);
   m.def("cached_neg(Tensor self) -> Tensor", CachedNeg);
   m.def("copying_neg(Tensor self) -> Tensor", CopyingNeg);
   m.def("materializing_neg(Tensor self) -> Tensor", MaterializingNeg);

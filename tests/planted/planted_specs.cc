@@ -89,6 +89,7 @@ const std::vector<PlantedOp>& PlantedCostOps() {
          {std::pair{"leaky_neg", Verdict::kLeak},
           std::pair{"bloated_neg", Verdict::kMemoryAmplification},
           std::pair{"slow_strided_neg", Verdict::kPerfCliff},
+          std::pair{"bounded_slow_neg", Verdict::kAgree},
           std::pair{"cached_neg", Verdict::kAgree},
           std::pair{"copying_neg", Verdict::kAgree},
           std::pair{"materializing_neg", Verdict::kAgree}}) {

@@ -23,8 +23,8 @@ const std::vector<PlantedOp>& PlantedOps();
 
 // Ops right in value whose layouts cost memory or time (cost_ops.cc), for
 // the resource oracles: leaky_neg (kLeak), bloated_neg
-// (kMemoryAmplification), slow_strided_neg (kPerfCliff), and cached_neg,
-// copying_neg and materializing_neg (kAgree).
+// (kMemoryAmplification), slow_strided_neg (kPerfCliff), and
+// bounded_slow_neg, cached_neg, copying_neg and materializing_neg (kAgree).
 const std::vector<PlantedOp>& PlantedCostOps();
 
 // Ops that crash, abort, hang or exhaust memory: only for isolated runs
