@@ -12,8 +12,17 @@
 
 #include <ATen/ATen.h>
 #include <ATen/Context.h>
+#include <c10/core/impl/DeviceGuardImplInterface.h>
 #include <c10/util/Exception.h>
 #include <torch/version.h>
+// LibTorch 2.9 and later count device memory through c10::DeviceAllocator.
+#if TORCH_VERSION_MAJOR > 2 || \
+    (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 9)
+#include <c10/core/CachingDeviceAllocator.h>
+#define DPFUZZ_DEVICE_ALLOCATOR_STATS 1
+#else
+#define DPFUZZ_DEVICE_ALLOCATOR_STATS 0
+#endif
 
 #include <cstdint>
 #include <string>
@@ -126,6 +135,40 @@ class ForwardingAllocator : public at::Allocator {
  private:
   at::Allocator* inner_;
 };
+
+// The CUDA caching allocator's counters of the current device: bytes
+// allocated (live, not reserved) now and their peak since the last
+// ResetCudaPeakBytes. LibTorch 2.9 and later answer through the
+// device-agnostic c10::DeviceAllocator, which needs no link to c10_cuda;
+// older ones (1.13: CPU only here) have none, and kCudaMemoryCounted says
+// so.
+inline constexpr bool kCudaMemoryCounted = DPFUZZ_DEVICE_ALLOCATOR_STATS;
+
+struct DeviceBytes {
+  int64_t allocated = 0;
+  int64_t peak = 0;
+};
+
+inline DeviceBytes CudaBytes() {
+#if DPFUZZ_DEVICE_ALLOCATOR_STATS
+  const c10::DeviceIndex device =
+      c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA)->getDevice().index();
+  const auto stats = c10::getDeviceAllocator(c10::DeviceType::CUDA)
+                         ->getDeviceStats(device)
+                         .allocated_bytes[0];  // StatType::AGGREGATE
+  return {stats.current, stats.peak};
+#else
+  return {};
+#endif
+}
+
+inline void ResetCudaPeakBytes() {
+#if DPFUZZ_DEVICE_ALLOCATOR_STATS
+  const c10::DeviceIndex device =
+      c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA)->getDevice().index();
+  c10::getDeviceAllocator(c10::DeviceType::CUDA)->resetPeakStats(device);
+#endif
+}
 
 }  // namespace dpfuzz::compat
 

@@ -28,6 +28,7 @@
 #include "generators/op_registry.h"
 #include "generators/schema_spec.h"
 #include "generators/seed_corpus.h"
+#include "oracles/device_memory.h"
 #include "oracles/resource_oracles.h"
 
 ABSL_FLAG(
@@ -122,7 +123,9 @@ ABSL_FLAG(std::string, oracles, "",
           "the contiguous baseline's plus contiguous copies'), perf (time "
           "past --perf_ratio times the baseline's plus the copies'), or "
           "all. Off by default: they run each case many times more, so "
-          "fewer cases per second. CPU cases only.");
+          "fewer cases per second. perf times CPU cases only; leak and "
+          "memory also count CUDA memory (the caching allocator's "
+          "statistics, LibTorch 2.9 and later).");
 ABSL_FLAG(double, memory_ratio, 4,
           "--oracles=memory: the peak-bytes ratio past which a layout is a "
           "memory_amplification finding (with --memory_excess_kb).");
@@ -588,11 +591,19 @@ absl::StatusOr<ResourceOracles> ResourceOraclesFromFlags() {
   if (r->memory_excess_bytes < 0) {
     return UsageError("flag --memory_excess_kb: must be >= 0");
   }
-  if (r->any() && absl::GetFlag(FLAGS_device) != "cpu") {
-    return UsageError(absl::StrCat(
-        "flag --oracles=", absl::GetFlag(FLAGS_oracles),
-        ": the resource oracles judge CPU cases only (they count c10's CPU "
-        "allocator); use --device=cpu"));
+  if (absl::GetFlag(FLAGS_device) != "cpu") {
+    if (r->perf) {
+      return UsageError(absl::StrCat(
+          "flag --oracles=", absl::GetFlag(FLAGS_oracles),
+          ": perf times CPU cases only; use --device=cpu, or leak,memory "
+          "on CUDA"));
+    }
+    if (r->counts_memory() && !MemoryCountedOn(Device::kCuda)) {
+      return UsageError(
+          absl::StrCat("flag --oracles=", absl::GetFlag(FLAGS_oracles),
+                       ": leak and memory count CUDA memory, and ",
+                       WhyMemoryNotCountedOn(Device::kCuda)));
+    }
   }
   return *r;
 }

@@ -15,7 +15,7 @@
 #include "generators/case_scaling.h"
 #include "oracles/call_phase.h"
 #include "oracles/case_tensors.h"
-#include "oracles/counting_allocator.h"
+#include "oracles/device_memory.h"
 #include "oracles/invoke.h"
 #include "oracles/judgement.h"
 
@@ -89,12 +89,13 @@ std::string Duration(double seconds) {
 
 // Bytes allocated after the warm-up and after each of kLeakCalls calls;
 // empty when a call fails.
-absl::StatusOr<std::vector<int64_t>> LiveAfterCalls(const Call& call) {
+absl::StatusOr<std::vector<int64_t>> LiveAfterCalls(const Call& call,
+                                                    Device device) {
   std::vector<int64_t> live;
   for (int i = 0; i <= kLeakCalls; ++i) {
     DPFUZZ_ASSIGN_OR_RETURN(const bool ok, call());
     if (!ok) return std::vector<int64_t>();
-    live.push_back(CpuAllocatedBytes());
+    live.push_back(AllocatedBytesOn(device));
   }
   return live;
 }
@@ -108,12 +109,13 @@ bool GrowsEveryCall(const std::vector<int64_t>& live) {
 }
 
 absl::StatusOr<std::optional<CaseOutcome>> CheckLeak(const Call& variant,
-                                                     const Call& baseline) {
+                                                     const Call& baseline,
+                                                     Device device) {
   DPFUZZ_ASSIGN_OR_RETURN(const std::vector<int64_t> v,
-                          LiveAfterCalls(variant));
+                          LiveAfterCalls(variant, device));
   if (!GrowsEveryCall(v)) return std::nullopt;
   DPFUZZ_ASSIGN_OR_RETURN(const std::vector<int64_t> b,
-                          LiveAfterCalls(baseline));
+                          LiveAfterCalls(baseline, device));
   const int64_t per_call = (v.back() - v.front()) / kLeakCalls;
   std::vector<std::string> after;
   for (const int64_t n : v) after.push_back(absl::StrCat(n - v.front()));
@@ -138,21 +140,24 @@ absl::StatusOr<std::optional<CaseOutcome>> CheckLeak(const Call& variant,
 
 // Peak bytes over one call after a warm-up, above the bytes allocated
 // before it; nullopt when a call fails.
-absl::StatusOr<std::optional<int64_t>> PeakOfCall(const Call& call) {
+absl::StatusOr<std::optional<int64_t>> PeakOfCall(const Call& call,
+                                                  Device device) {
   DPFUZZ_ASSIGN_OR_RETURN(const bool warm, call());
   if (!warm) return std::nullopt;
-  const int64_t before = CpuAllocatedBytes();
-  ResetCpuPeakBytes();
+  const int64_t before = AllocatedBytesOn(device);
+  ResetPeakBytesOn(device);
   DPFUZZ_ASSIGN_OR_RETURN(const bool ok, call());
   if (!ok) return std::nullopt;
-  return CpuPeakBytes() - before;
+  return PeakBytesOn(device) - before;
 }
 
 absl::StatusOr<std::optional<CaseOutcome>> CheckMemory(
     const ResourceOracles& oracles, const Call& variant, const Call& baseline,
-    const CaseTensors& variant_tensors) {
-  DPFUZZ_ASSIGN_OR_RETURN(const std::optional<int64_t> v, PeakOfCall(variant));
-  DPFUZZ_ASSIGN_OR_RETURN(const std::optional<int64_t> b, PeakOfCall(baseline));
+    const CaseTensors& variant_tensors, Device device) {
+  DPFUZZ_ASSIGN_OR_RETURN(const std::optional<int64_t> v,
+                          PeakOfCall(variant, device));
+  DPFUZZ_ASSIGN_OR_RETURN(const std::optional<int64_t> b,
+                          PeakOfCall(baseline, device));
   if (!v.has_value() || !b.has_value()) return std::nullopt;
   const int64_t copies = ContiguousCopyBytes(variant_tensors);
   const int64_t allowed = *b + copies;
@@ -315,11 +320,12 @@ absl::StatusOr<std::optional<CaseOutcome>> CheckPerf(
 absl::StatusOr<std::optional<CaseOutcome>> CheckResources(
     const ResourceOracles& oracles, const c10::OperatorHandle& op,
     const Case& c) {
-  if (!oracles.any() || CaseDevice(c) != Device::kCpu) return std::nullopt;
-  if (oracles.counts_memory() && !CountingCpuAllocatorInstalled()) {
+  const Device device = CaseDevice(c);
+  if (!oracles.any()) return std::nullopt;
+  if (oracles.counts_memory() && !MemoryCountedOn(device)) {
     return absl::FailedPreconditionError(
-        "the leak and memory oracles need the counting CPU allocator "
-        "(InstallCountingCpuAllocator) installed before the case runs");
+        absl::StrCat("the leak and memory oracles count ", DeviceName(device),
+                     " memory, and ", WhyMemoryNotCountedOn(device)));
   }
   // A case whose calls are slow (a big decomposition, a huge drawn count)
   // is judged only as far as kSecondsPerCase goes.
@@ -338,20 +344,24 @@ absl::StatusOr<std::optional<CaseOutcome>> CheckResources(
   if (oracles.leak) {
     DPFUZZ_ASSIGN_OR_RETURN(
         std::optional<CaseOutcome> leak,
-        judge([](const Call& v, const Call& b, const CaseTensors&) {
-          return CheckLeak(v, b);
+        judge([device](const Call& v, const Call& b, const CaseTensors&) {
+          return CheckLeak(v, b, device);
         }));
     if (leak.has_value()) return leak;
   }
   if (oracles.memory) {
     DPFUZZ_ASSIGN_OR_RETURN(
         std::optional<CaseOutcome> memory,
-        judge([&oracles](const Call& v, const Call& b, const CaseTensors& t) {
-          return CheckMemory(oracles, v, b, t);
+        judge([&oracles, device](const Call& v, const Call& b,
+                                 const CaseTensors& t) {
+          return CheckMemory(oracles, v, b, t, device);
         }));
     if (memory.has_value()) return memory;
   }
-  if (oracles.perf) return CheckPerf(oracles, op, c, deadline);
+  // Times on CUDA would need the device's own clock: CPU cases only.
+  if (oracles.perf && device == Device::kCpu) {
+    return CheckPerf(oracles, op, c, deadline);
+  }
   return std::nullopt;
 }
 

@@ -7,8 +7,9 @@
 // oracles' calls wrote theirs), after a warm-up call on each side so that
 // what an op allocates or initializes once per process (a cache, a thread
 // pool) counts for neither. Results, and the autograd graphs they hold,
-// are released after every call. Only CPU cases are judged: the counting
-// allocator is c10's CPU allocator's (oracles/counting_allocator.h).
+// are released after every call. Memory is counted on the case's device
+// (oracles/device_memory.h: the counting CPU allocator, or CUDA's caching
+// allocator statistics); time only on the CPU.
 //
 // - leak: four calls after the warm-up each leave more bytes allocated on
 //   the variant. When the baseline's do too, the arguments make the op
@@ -47,9 +48,9 @@
 namespace dpfuzz {
 
 // The first finding of the oracles that are on, in the order leak,
-// memory, perf; nullopt when none (or the case is not on the CPU, or a
-// call is rejected). The counting allocator must be installed for leak
-// and memory; an error status when it is not.
+// memory, perf; nullopt when none (or a call is rejected; perf judges CPU
+// cases only). Leak and memory need the case's device's memory counted
+// (MemoryCountedOn); an error status when it is not.
 absl::StatusOr<std::optional<CaseOutcome>> CheckResources(
     const ResourceOracles& oracles, const c10::OperatorHandle& op,
     const Case& c);

@@ -195,35 +195,57 @@ struct CheckedStorage {
 };
 
 // What a layout costs (crashes/repro/repro_python_cost.h, shortened): the
-// two layouts side by side, torch.profiler's memory records or timeit.
+// two layouts side by side, by the counters users read: on CUDA the
+// caching allocator's, on the CPU torch.profiler's memory records; or
+// timeit.
 std::string CostCheck(const ReproPlan& plan) {
   const ResourceOracles defaults;
   const std::string warm = "call(*dense), call(*args)  # warm-up\n";
+  const bool cuda =
+      !plan.storages.empty() && plan.storages[0].device == Device::kCuda;
   const std::string records =
+      "def allocations(tensors, calls):  # each CPU allocation and free\n"
       "    with torch.profiler.profile(profile_memory=True) as p:\n"
       "        for _ in range(calls):\n"
       "            call(*tensors)\n"
       "    return [e for e in p.profiler.kineto_results.events()\n"
       "            if e.name() == \"[memory]\"]\n\n";
   if (plan.verdict == Verdict::kLeak) {
+    const std::string left =
+        cuda ? "def left(tensors, calls):  # CUDA bytes the calls leave\n"
+               "    before = torch.cuda.memory_allocated()\n"
+               "    for _ in range(calls):\n"
+               "        call(*tensors)\n"
+               "    return torch.cuda.memory_allocated() - before\n\n"
+             : StrCat(records,
+                      "def left(tensors, calls):  # CPU bytes the calls "
+                      "leave\n"
+                      "    return sum(e.nbytes() for e in "
+                      "allocations(tensors, calls))\n\n");
     return StrCat(
-        "\ndef allocations(tensors, calls):  # each CPU allocation and free\n",
-        records, warm,
-        "left = {name: sum(e.nbytes() for e in allocations(t, 100))\n"
-        "        for name, t in ((\"contiguous\", dense), (\"strided\", "
+        "\n", left, warm,
+        "leftover = {name: left(t, 100)\n"
+        "            for name, t in ((\"contiguous\", dense), (\"strided\", "
         "args))}\n",
-        "print(\"bytes left allocated after 100 calls:\", left)\n",
-        "sys.exit(1 if left[\"strided\"] > 0 else 0)\n");
+        "print(\"bytes left allocated after 100 calls:\", leftover)\n",
+        "sys.exit(1 if leftover[\"strided\"] > 0 else 0)\n");
   }
   if (plan.verdict == Verdict::kMemoryAmplification) {
+    const std::string peak =
+        cuda ? "def peak(tensors):  # one call's peak CUDA allocation\n"
+               "    before = torch.cuda.memory_allocated()\n"
+               "    torch.cuda.reset_peak_memory_stats()\n"
+               "    call(*tensors)\n"
+               "    return torch.cuda.max_memory_allocated() - before\n\n"
+             : StrCat(records, "def peak(tensors):\n", "    live = top = 0\n",
+                      "    for e in sorted(allocations(tensors, 1), key=lambda "
+                      "e: e.start_ns()\n",
+                      "                    if hasattr(e, \"start_ns\") else "
+                      "e.start_us()):\n",
+                      "        live += e.nbytes()\n",
+                      "        top = max(top, live)\n", "    return top\n\n");
     return StrCat(
-        "\ndef allocations(tensors, calls):  # each CPU allocation and free\n",
-        records, "def peak(tensors):\n", "    live = top = 0\n",
-        "    for e in sorted(allocations(tensors, 1), key=lambda e: "
-        "e.start_ns()\n",
-        "                    if hasattr(e, \"start_ns\") else e.start_us()):\n",
-        "        live += e.nbytes()\n", "        top = max(top, live)\n",
-        "    return top\n\n", warm,
+        "\n", peak, warm,
         "copies = sum(t.numel() * t.element_size() for t in args\n"
         "             if not t.is_contiguous())\n",
         "print(\"peak bytes: contiguous\", peak(dense), \"+ copies\", "
@@ -247,6 +269,41 @@ std::string CostCheck(const ReproPlan& plan) {
       " * (times[\"contiguous\"] + times[\"copies\"]) else 0)\n");
 }
 
+// Lines that keep the memory of `storages` before the call and, after it,
+// print what changed outside their written views; `changed` is true when
+// anything did.
+struct StorageComparison {
+  std::string before;
+  std::string after;
+  std::string changed;
+};
+
+StorageComparison CompareStorages(const std::vector<CheckedStorage>& storages) {
+  StorageComparison c;
+  std::vector<std::string> changed;
+  for (size_t i = 0; i < storages.size(); ++i) {
+    const std::string k = i == 0 ? "" : StrCat(i);
+    const std::string& s = storages[i].name;
+    const bool marked = !storages[i].written_views.empty();
+    StrAppend(&c.before, "before", k, " = ", s, ".clone()\n",
+              marked ? StrCat("may_change", k, " = torch.zeros_like(", s,
+                              ", dtype=torch.bool)\n")
+                     : "");
+    for (const std::string& view : storages[i].written_views) {
+      StrAppend(&c.before, "may_change", k, view, ".fill_(True)\n");
+    }
+    changed.push_back(StrCat("changed", k, ".any()"));
+    StrAppend(&c.after, "changed", k, " = (", s, " != before", k, ") & ~(", s,
+              ".isnan() & before", k, ".isnan())\n",
+              marked ? StrCat("changed", k, " &= ~may_change", k, "\n") : "",
+              "print(\"expected:\", before", k, "[changed", k,
+              "].tolist())\nprint(\"actual:  \", ", s, "[changed", k,
+              "].tolist())\n");
+  }
+  c.changed = StrJoin(changed, " or ");
+  return c;
+}
+
 // The check of the verdict (as crashes/repro/repro_python.cc's, shortened),
 // after `args` and `dense` (contiguous copies of args) are defined.
 std::string Check(const ReproPlan& plan,
@@ -259,8 +316,6 @@ std::string Check(const ReproPlan& plan,
       plan.exact && plan.check != ReproCheck::kGrads ? "rtol=0, atol=0, " : "",
       plan.check == ReproCheck::kDevice ? "check_device=False, " : "",
       "equal_nan=True)\n");
-  std::string out, after;
-  std::vector<std::string> changed;
   switch (plan.check) {
     case ReproCheck::kValues:
       if (plan.tied_indices) {
@@ -296,30 +351,12 @@ std::string Check(const ReproPlan& plan,
              "        if \"INTERNAL ASSERT FAILED\" in str(e):\n"
              "            sys.exit(\"actual:   \" + str(e))\n"
              "print(\"actual:   no INTERNAL ASSERT FAILED\")\n";
-    case ReproCheck::kStorage:
-      for (size_t i = 0; i < storages.size(); ++i) {
-        const std::string k = i == 0 ? "" : StrCat(i);
-        const std::string& s = storages[i].name;
-        const bool marked = !storages[i].written_views.empty();
-        StrAppend(&out, "before", k, " = ", s, ".clone()\n",
-                  marked ? StrCat("may_change", k, " = torch.zeros_like(", s,
-                                  ", dtype=torch.bool)\n")
-                         : "");
-        for (const std::string& view : storages[i].written_views) {
-          StrAppend(&out, "may_change", k, view, ".fill_(True)\n");
-        }
-        changed.push_back(StrCat("changed", k, ".any()"));
-        StrAppend(
-            &after, "changed", k, " = (", s, " != before", k, ") & ~(", s,
-            ".isnan() & before", k, ".isnan())\n",
-            marked ? StrCat("changed", k, " &= ~may_change", k, "\n") : "",
-            "print(\"expected:\", before", k, "[changed", k,
-            "].tolist())\nprint(\"actual:  \", ", s, "[changed", k,
-            "].tolist())\n");
-      }
-      return StrCat(out, "call(*args)\n", after, "sys.exit(1 if ",
-                    StrJoin(changed, " or "), " else 0)\n");
-    case ReproCheck::kLayout:  // out=, or a memory format dropped.
+    case ReproCheck::kStorage: {
+      const StorageComparison c = CompareStorages(storages);
+      return StrCat(c.before, "call(*args)\n", c.after, "sys.exit(1 if ",
+                    c.changed, " else 0)\n");
+    }
+    case ReproCheck::kLayout: {  // out=, or a memory format dropped.
       if (plan.written.empty()) {
         for (const ReproTensor& t : plan.tensors) {
           if (t.arg != "self" && t.arg != "input") continue;
@@ -336,7 +373,7 @@ std::string Check(const ReproPlan& plan,
               "1)\n");
         }
       }
-      out = StrJoin(plan.written, ", ");
+      const std::string out = StrJoin(plan.written, ", ");
       return StrCat(
           "def place(t):  # memory, strides of dims of size > 1, bits\n"
           "    return (t.data_ptr(), [s for s, n in zip(t.stride(), t.shape) "
@@ -344,18 +381,28 @@ std::string Check(const ReproPlan& plan,
           "expected = [place(t) for t in (",
           out, ",)]\ncall(*args)\nactual = [place(t) for t in (", out, ",)]\n",
           show, "sys.exit(0 if actual == expected else 1)\n");
+    }
     case ReproCheck::kCost:
       return CostCheck(plan);
     case ReproCheck::kCall:
       break;
   }
-  return StrCat(plan.verdict == Verdict::kTimeout
-                    ? StrCat("faulthandler.dump_traceback_later(",
-                             kReproTimeoutSeconds, ", exit=True)\n")
-                    : "",
-                "call(*args)  # the process dies here, or in free() below\n",
-                "del args, ", StrJoin(names, ", "), "\ngc.collect()\n",
-                "print(\"the call returned\")\n");
+  // A crash's written storages, with room past them: a heap overflow
+  // that lands there shows every time, where free() notices it only on
+  // some heaps.
+  const StorageComparison c = CompareStorages(storages);
+  return StrCat(
+      plan.verdict == Verdict::kTimeout
+          ? StrCat("faulthandler.dump_traceback_later(", kReproTimeoutSeconds,
+                   ", exit=True)\n")
+          : "",
+      c.before, "call(*args)  # the process dies here, or in free() below\n",
+      storages.empty()
+          ? ""
+          : StrCat(c.after, "if ", c.changed,
+                   ":\n    sys.exit(\"the call wrote outside the views\")\n"),
+      "del args, ", StrJoin(names, ", "), "\ngc.collect()\n",
+      "print(\"the call returned\")\n");
 }
 
 // Note [Nested snippets]
@@ -539,9 +586,20 @@ absl::StatusOr<IssueSnippet> MakeIssueSnippet(const Finding& finding) {
       // A named base for views that share memory, and for the memory a
       // storage check compares (the written arguments' for outside_write).
       const bool shared = views.size() > 1;
-      const bool check_it = !views.empty() &&
-                            plan.check == ReproCheck::kStorage &&
-                            (plan.verdict == Verdict::kOutsideWrite) == writes;
+      // A crash's written storages are checked too, with room past them
+      // where an overflow lands (three times what they hold).
+      const bool overflow_check = plan.check == ReproCheck::kCall &&
+                                  plan.verdict == Verdict::kCrash && writes;
+      const bool check_it =
+          !views.empty() &&
+          ((plan.check == ReproCheck::kStorage &&
+            (plan.verdict == Verdict::kOutsideWrite) == writes) ||
+           overflow_check);
+      const int64_t check_margin =
+          overflow_check
+              ? std::max<int64_t>(kTailMargin, 3 * static_cast<int64_t>(
+                                                       storage.elements.size()))
+              : kTailMargin;
       const std::string base = shared || check_it ? storage.name : "";
       // What the memory outside the views holds: NaN, which shows reads
       // outside them; where writes outside them are checked, a number no
@@ -564,10 +622,12 @@ absl::StatusOr<IssueSnippet> MakeIssueSnippet(const Finding& finding) {
                             l.strides != ComputeContiguousStrides(l.sizes)) &&
                            (plan.check == ReproCheck::kCall ||
                             plan.verdict == Verdict::kNanIntroduced));
-        DPFUZZ_ASSIGN_OR_RETURN(
-            const Built built,
-            BuildTensor(*all[i], storage, base, shared, past ? kTailMargin : 0,
-                        spelling[i], fill));
+        DPFUZZ_ASSIGN_OR_RETURN(const Built built,
+                                BuildTensor(*all[i], storage, base, shared,
+                                            check_it ? check_margin
+                                            : past   ? kTailMargin
+                                                     : 0,
+                                            spelling[i], fill));
         StrAppend(&lines, built.lines);
         buffer = std::max(buffer, built.buffer);
         names.push_back(all[i]->name);

@@ -22,10 +22,19 @@ def copy_bytes(args):
                if not t.is_contiguous())
 
 
-def cpu_memory(function):
-    """(peak, left) bytes of CPU allocations while `function` runs: the
-    most allocated at once and what is still allocated at its end, from
-    torch.profiler's memory records."""
+def memory(function, device):
+    """(peak, left) bytes allocated on `device` while `function` runs: the
+    most allocated at once and what is still allocated at its end. CUDA:
+    the caching allocator's counters; CPU: torch.profiler's memory
+    records."""
+    if device == "cuda":
+        torch.cuda.synchronize()
+        before = torch.cuda.memory_allocated()
+        torch.cuda.reset_peak_memory_stats()
+        function()
+        torch.cuda.synchronize()
+        return (torch.cuda.max_memory_allocated() - before,
+                torch.cuda.memory_allocated() - before)
     cpu = torch.profiler.ProfilerActivity.CPU
     with torch.profiler.profile(activities=[cpu], profile_memory=True) as p:
         function()
@@ -75,31 +84,35 @@ std::string PythonCostHelpers() { return kHelpers; }
 
 std::string PythonCostMain(const ReproPlan& plan) {
   const ResourceOracles defaults;
+  const bool cuda =
+      !plan.storages.empty() && plan.storages[0].device == Device::kCuda;
   std::string out = absl::StrCat(
-      "def main():\n", "    op()\n",
-      "    variant, grad_outputs, storages = variant_tensors()\n",
+      "def main():\n", "    op()\n", "    device = \"", cuda ? "cuda" : "cpu",
+      "\"\n", "    variant, grad_outputs, storages = variant_tensors()\n",
       "    baseline, base_grad_outputs = baseline_tensors()\n", kWarmUp);
   if (plan.verdict == Verdict::kLeak) {
     return absl::StrCat(
-        out, "    _, left = cpu_memory(calls(variant, 100))\n",
-        "    _, base_left = cpu_memory(calls(baseline, 100))\n",
-        "    print(\"expected: 100 calls, results freed, leave no CPU memory "
+        out, "    _, left = memory(calls(variant, 100), device)\n",
+        "    _, base_left = memory(calls(baseline, 100), device)\n",
+        "    print(\"expected: 100 calls, results freed, leave no %s memory "
         "allocated\"\n",
-        "          \" (contiguous copies leave %d bytes)\" % base_left)\n",
+        "          \" (contiguous copies leave %d bytes)\"\n",
+        "          % (device.upper(), base_left))\n",
         "    print(\"actual:   100 calls of the strided variant leave %d "
         "bytes\" % left)\n",
         "    return 1 if left > 0 else 0\n");
   }
   if (plan.verdict == Verdict::kMemoryAmplification) {
     return absl::StrCat(
-        out, "    peak, _ = cpu_memory(calls(variant, 1))\n",
-        "    base_peak, _ = cpu_memory(calls(baseline, 1))\n",
+        out, "    peak, _ = memory(calls(variant, 1), device)\n",
+        "    base_peak, _ = memory(calls(baseline, 1), device)\n",
         "    allowed = base_peak + copy_bytes(variant)\n",
-        "    print(\"expected: a call's peak CPU allocation at most ",
+        "    print(\"expected: a call's peak %s allocation at most ",
         absl::StrFormat("%g", defaults.memory_ratio), "x %d bytes\"\n",
         "          \" (contiguous copies: %d, plus copying the strided "
         "arguments: %d)\"\n",
-        "          % (allowed, base_peak, copy_bytes(variant)))\n",
+        "          % (device.upper(), allowed, base_peak, "
+        "copy_bytes(variant)))\n",
         "    print(\"actual:   the strided variant's peak is %d bytes, "
         "%.1fx\"\n",
         "          % (peak, peak / max(allowed, 1)))\n",

@@ -1,9 +1,10 @@
 // The Python repro's check for the resource verdicts (leak,
 // memory_amplification, perf_cliff; oracles/resource_checks.h): the
 // measurement in the form PyTorch users know, the two layouts side by
-// side. Allocations are read from torch.profiler's memory records
+// side. CPU allocations are read from torch.profiler's memory records
 // (profile_memory=True: every CPU allocation and free with its size and
-// time), so a call's peak and what calls leave allocated are exact; times
+// time), so a call's peak and what calls leave allocated are exact; CUDA
+// ones from torch.cuda.memory_allocated and max_memory_allocated; times
 // are timeit's, the least of three repeats of as many calls as take a
 // millisecond. The thresholds are dpfuzz's defaults
 // (oracles/resource_oracles.h), and the script exits 1 past them, but for

@@ -17,6 +17,8 @@
 #include "generators/values.h"
 #include "oracles/case_builder.h"
 #include "oracles/case_tensors.h"
+#include "oracles/device_memory.h"
+#include "oracles/resource_oracles.h"
 #include "oracles/run_case.h"
 #include "tests/planted/planted_specs.h"
 
@@ -44,9 +46,11 @@ const OpSpec& Planted(const std::vector<PlantedOp>& ops,
 // The verdicts of `cases` CUDA cases of `spec` from `seed`, and the
 // evidence of the first finding.
 // `keep`: the drawn cases to run (all when unset).
+// `oracles`: the resource oracles to run beside the value oracles.
 std::map<Verdict, int> RunOnCuda(
     const OpSpec& spec, int cases, uint64_t seed, Evidence* first = nullptr,
-    const std::function<bool(const Case&)>& keep = nullptr) {
+    const std::function<bool(const Case&)>& keep = nullptr,
+    const ResourceOracles& oracles = {}) {
   std::map<Verdict, int> verdicts;
   BuildOptions build;
   build.device = Device::kCuda;
@@ -58,7 +62,7 @@ std::map<Verdict, int> RunOnCuda(
     EXPECT_TRUE(c.ok()) << c.status();
     if (!c.ok() || !c->has_value() || (keep && !keep(**c))) continue;
     EXPECT_EQ(CaseDevice(**c), Device::kCuda);
-    absl::StatusOr<CaseOutcome> o = RunCase(spec, **c);
+    absl::StatusOr<CaseOutcome> o = RunCase(spec, **c, std::nullopt, oracles);
     EXPECT_TRUE(o.ok()) << o.status();
     if (!o.ok()) continue;
     if (first != nullptr && IsFinding(o->verdict) && verdicts.empty()) {
@@ -159,6 +163,29 @@ TEST_F(CudaOraclesTest, DesignDifferencesBetweenDevicesAreNoFindings) {
         });
     EXPECT_EQ(verdicts[Verdict::kDeviceMismatch], 0);
     EXPECT_GT(verdicts[Verdict::kAgree], 0);
+  }
+}
+
+// The memory oracles on CUDA read the caching allocator's statistics: the
+// planted leak and blow-up show there as on the CPU, and an op that
+// materializes an expanded input once is no finding.
+TEST_F(CudaOraclesTest, MemoryOraclesCountTheCachingAllocator) {
+  if (!MemoryCountedOn(Device::kCuda)) {
+    GTEST_SKIP() << WhyMemoryNotCountedOn(Device::kCuda);
+  }
+  const ResourceOracles oracles = *ParseOracleList("leak,memory");
+  for (const PlantedOp& planted : PlantedCostOps()) {
+    if (planted.expected == Verdict::kPerfCliff) continue;  // CPU only.
+    Evidence first;
+    std::map<Verdict, int> verdicts =
+        RunOnCuda(planted.spec, 200, 5, &first, nullptr, oracles);
+    if (planted.expected == Verdict::kAgree) {
+      EXPECT_EQ(verdicts[Verdict::kAgree], 200)
+          << planted.spec.op << ": " << first.detail;
+    } else {
+      EXPECT_GE(verdicts[planted.expected], 1)
+          << planted.spec.op << " never gave " << VerdictName(planted.expected);
+    }
   }
 }
 
