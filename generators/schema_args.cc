@@ -3,6 +3,7 @@
 #include <ATen/core/jit_type.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 
@@ -90,16 +91,19 @@ class Drawer {
 
   std::optional<ArgValue> Draw(const c10::Argument& arg) {
     if (!Drawable(arg)) return std::nullopt;  // Left to its default.
-    if (MayLeaveOut(arg) && rng_.OneIn(2)) return std::nullopt;
-    // A scale drawn beside an output size contradicts it more often than
-    // not (0.25 for a size kept at 3), and kernels resolve the two
-    // differently by path (upsample_nearest3d's contiguous kernel takes the
-    // size, its strided one the scale): a difference no caller meets, as
-    // F.interpolate passes one or a consistent pair. Left to its default.
-    if (sized_output_ && MayLeaveOut(arg) &&
-        absl::StartsWith(arg.name(), "scale")) {
-      return std::nullopt;
+    // Scales beside an output size are drawn all or none, as
+    // F.interpolate passes them: its scale_factor, with the output size
+    // it computes from it (TieOutputSizeToScales). A scale drawn on its
+    // own would contradict the size (0.25 for a size kept at 3), which
+    // kernels resolve differently by path: a call no user makes.
+    if (sized_output_ && absl::StartsWith(arg.name(), "scale") &&
+        Unwrapped(arg.real_type())->kind() == c10::TypeKind::FloatType) {
+      if (!scales_drawn_.has_value()) scales_drawn_ = rng_.OneIn(2);
+      if (!*scales_drawn_) return std::nullopt;
+      return FloatArg{
+          rng_.Pick(std::vector<double>{0.5, 0.75, 1.2, 1.5, 2, 2.5})};
     }
+    if (MayLeaveOut(arg) && rng_.OneIn(2)) return std::nullopt;
     const c10::TypePtr type = Unwrapped(arg.real_type());
     const std::string& name = arg.name();
     switch (type->kind()) {
@@ -267,7 +271,54 @@ class Drawer {
   Rng& rng_;
   std::optional<Dims> first_;  // The first tensor's shape.
   bool sized_output_ = false;
+  std::optional<bool> scales_drawn_;  // Decided at the first scale.
 };
+
+// What F.interpolate computes from a scale_factor: each output size is
+// floor(input size * scale) over the input's last dims, the scales
+// (scales_d, scales_h, scales_w; or "scales") in the same order. Where
+// that cannot be (a size would be 0, which F.interpolate refuses; an
+// input of too few dims; a backward op, whose first tensor is the
+// output's gradient beside an input_size) the scales are dropped and the
+// drawn sizes kept.
+void TieOutputSizeToScales(std::vector<Argument>& args) {
+  Dims* output_size = nullptr;
+  const Dims* input = nullptr;
+  bool backward = false;
+  std::vector<double> scales;
+  for (Argument& a : args) {
+    if (a.name == "output_size") output_size = std::get_if<Dims>(&a.value);
+    backward |= a.name == "input_size";
+    if (auto* t = std::get_if<TensorSpec>(&a.value); t && input == nullptr) {
+      input = &t->layout.sizes;
+    }
+    if (auto* f = std::get_if<FloatArg>(&a.value);
+        f && absl::StartsWith(a.name, "scale")) {
+      scales.push_back(f->value);
+    }
+  }
+  if (output_size == nullptr || scales.empty()) return;
+  Dims sizes(scales.size());
+  bool tied = !backward && input != nullptr &&
+              scales.size() == output_size->size() &&
+              input->size() >= scales.size();
+  for (size_t i = 0; tied && i < scales.size(); ++i) {
+    const int64_t in = (*input)[input->size() - scales.size() + i];
+    sizes[i] = static_cast<int64_t>(std::floor(in * scales[i]));
+    tied = sizes[i] >= 1;
+  }
+  if (tied) {
+    *output_size = sizes;
+    return;
+  }
+  args.erase(
+      std::remove_if(args.begin(), args.end(),
+                     [](const Argument& a) {
+                       return std::holds_alternative<FloatArg>(a.value) &&
+                              absl::StartsWith(a.name, "scale");
+                     }),
+      args.end());
+}
 
 }  // namespace
 
@@ -377,6 +428,7 @@ absl::StatusOr<std::vector<Argument>> DrawSchemaArgs(
     std::optional<ArgValue> value = drawer.Draw(arg);
     if (value.has_value()) args.push_back(Arg(arg.name(), std::move(*value)));
   }
+  TieOutputSizeToScales(args);
   return args;
 }
 

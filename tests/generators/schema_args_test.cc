@@ -4,6 +4,8 @@
 
 #include <ATen/core/dispatch/Dispatcher.h>
 
+#include <cmath>
+
 #include "absl/strings/match.h"
 #include "generators/schema_spec.h"
 #include "gmock/gmock.h"
@@ -107,24 +109,41 @@ TEST(SchemaArgsTest, BoolListsAreFlagsOfTheSchemaLength) {
   EXPECT_GT(unset, 10);
 }
 
-// Scales beside an output size would say it twice, and contradict it:
-// left to their defaults (three optional floats, each drawn half the time
-// otherwise).
-TEST(SchemaArgsTest, ScalesAreLeftOutBesideAnOutputSize) {
+// Scales beside an output size come as F.interpolate passes them: all or
+// none, with each output size floor(input size * scale).
+TEST(SchemaArgsTest, ScalesBesideAnOutputSizeAreWhatInterpolatePasses) {
   const c10::FunctionSchema upsample = Schema("aten::upsample_nearest3d", "");
-  int scales = 0, output_sizes = 0;
+  int with_scales = 0;
   for (uint64_t seed = 1; seed <= 100; ++seed) {
     Rng rng(seed);
     const absl::StatusOr<std::vector<Argument>> args =
         DrawSchemaArgs(upsample, DType::kFloat32, rng);
     ASSERT_TRUE(args.ok()) << args.status();
+    const Dims* input = nullptr;
+    const Dims* output_size = nullptr;
+    std::vector<double> scales;
     for (const Argument& a : *args) {
-      scales += absl::StartsWith(a.name, "scale");
-      output_sizes += a.name == "output_size";
+      if (a.name == "self") input = &std::get<TensorSpec>(a.value).layout.sizes;
+      if (a.name == "output_size") output_size = &std::get<Dims>(a.value);
+      if (absl::StartsWith(a.name, "scale")) {
+        scales.push_back(std::get<FloatArg>(a.value).value);
+      }
+    }
+    ASSERT_NE(output_size, nullptr);
+    if (scales.empty()) continue;
+    ++with_scales;
+    ASSERT_EQ(scales.size(), 3u);
+    ASSERT_NE(input, nullptr);
+    ASSERT_GE(input->size(), 3u);
+    for (size_t i = 0; i < 3; ++i) {
+      const int64_t in = (*input)[input->size() - 3 + i];
+      EXPECT_EQ((*output_size)[i],
+                static_cast<int64_t>(std::floor(in * scales[i])))
+          << "dim " << i << " of seed " << seed;
     }
   }
-  EXPECT_EQ(output_sizes, 100);
-  EXPECT_EQ(scales, 0);
+  EXPECT_GT(with_scales, 10);
+  EXPECT_LT(with_scales, 90);
 }
 
 TEST(SchemaArgsTest, UndrawableArgumentsAreNamed) {
