@@ -201,8 +201,7 @@ struct CheckedStorage {
 std::string CostCheck(const ReproPlan& plan) {
   const ResourceOracles defaults;
   const std::string warm = "call(*dense), call(*args)  # warm-up\n";
-  const bool cuda =
-      !plan.storages.empty() && plan.storages[0].device == Device::kCuda;
+  const bool cuda = OnCuda(plan);
   const std::string records =
       "def allocations(tensors, calls):  # each CPU allocation and free\n"
       "    with torch.profiler.profile(profile_memory=True) as p:\n"

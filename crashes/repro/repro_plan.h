@@ -163,6 +163,12 @@ struct ReproPlan {
 absl::StatusOr<ReproPlan> BuildReproPlan(const Case& c, const OpSpec& spec,
                                          Verdict verdict);
 
+// Whether the plan's tensors are on CUDA (a case's tensors share one
+// device, CaseDevice).
+inline bool OnCuda(const ReproPlan& plan) {
+  return !plan.storages.empty() && plan.storages[0].device == Device::kCuda;
+}
+
 }  // namespace dpfuzz
 
 #endif  // DPFUZZ_CRASHES_REPRO_REPRO_PLAN_H_

@@ -84,8 +84,7 @@ std::string PythonCostHelpers() { return kHelpers; }
 
 std::string PythonCostMain(const ReproPlan& plan) {
   const ResourceOracles defaults;
-  const bool cuda =
-      !plan.storages.empty() && plan.storages[0].device == Device::kCuda;
+  const bool cuda = OnCuda(plan);
   std::string out = absl::StrCat(
       "def main():\n", "    op()\n", "    device = \"", cuda ? "cuda" : "cpu",
       "\"\n", "    variant, grad_outputs, storages = variant_tensors()\n",
