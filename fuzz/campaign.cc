@@ -23,6 +23,7 @@
 #include "fuzz/campaign_progress.h"
 #include "fuzz/corpus_draws.h"
 #include "fuzz/op_knowledge.h"
+#include "fuzz/op_schedule.h"
 #include "fuzz/report.h"
 #include "fuzz/repro_checker.h"
 #include "generators/rng.h"
@@ -54,6 +55,8 @@ constexpr int kQuarantineDeaths = 3;
 // the other source.
 constexpr int64_t kMinTriedToJudge = 20;
 constexpr double kLowValidRate = 0.1;
+// How often the turns of slow ops are re-weighed from their costs.
+constexpr double kScheduleUpdateSeconds = 1;
 
 std::vector<DType> AllowedDTypes(const OpSpec& spec,
                                  const std::vector<DType>& allowed) {
@@ -88,7 +91,11 @@ class Campaign {
  public:
   Campaign(const CampaignOptions& options, std::ostream& log,
            const std::atomic<bool>* stop)
-      : options_(options), log_(log), stop_(stop), seed_(options.seed) {}
+      : options_(options),
+        log_(log),
+        stop_(stop),
+        seed_(options.seed),
+        schedule_(options.seed) {}
 
   CampaignSummary Run();
 
@@ -126,6 +133,8 @@ class Campaign {
   void SaveProgress(bool finished);
   void Submit(Supervisor& sup, const Ticket& ticket);
   bool WantMore() const;
+  // Re-weighs the ops' turns by what their draws cost, now and then.
+  void MaybeUpdateSchedule();
   Ticket Draw();
   // Whether the next draw for `op` takes its arguments from the seeds.
   bool DrawSeeded(const OpState& op, Rng& rng);
@@ -171,6 +180,9 @@ class Campaign {
   std::unordered_map<std::string, size_t> op_index_;  // Name -> in ops_.
   std::optional<CorpusDraws> corpus_;                 // With --corpus.
   OpKnowledge knowledge_;  // Loaded from and saved to the findings dir.
+  OpSchedule schedule_;  // Whose turn a draw is (Note [Speed-weighted turns]).
+  double schedule_updated_at_ = -kScheduleUpdateSeconds;
+  std::set<std::string> ops_with_cases_;  // This run's, for the summary.
 };
 
 bool Campaign::Setup() {
@@ -252,6 +264,7 @@ bool Campaign::Setup() {
                       options_.shard);
   }
   MaybeResume();
+  summary_.ops = static_cast<int64_t>(ops_.size());
   if (!options_.corpus_dir.empty()) {
     std::set<const OpSpec*> specs;
     for (const OpState& op : ops_) specs.insert(op.spec);
@@ -266,6 +279,7 @@ void Campaign::MaybeResume() {
   if (!j.has_value()) return;
   seed_ = j->seed;
   next_ticket_ = j->next_ticket;
+  schedule_.SeekTo(next_ticket_);
   summary_ = j->summary;
   resumed_seconds_ = j->summary.seconds;
   resumed_worker_deaths_ = j->summary.worker_deaths;
@@ -331,9 +345,19 @@ Rng TicketRng(uint64_t seed, uint64_t global_ticket) {
   return Rng(mix.Next());
 }
 
+void Campaign::MaybeUpdateSchedule() {
+  const double now = Elapsed();
+  if (now - schedule_updated_at_ < kScheduleUpdateSeconds) return;
+  schedule_updated_at_ = now;
+  std::vector<std::string> names;
+  names.reserve(ops_.size());
+  for (const OpState& op : ops_) names.push_back(op.name);
+  schedule_.Update(names, knowledge_);
+}
+
 Ticket Campaign::Draw() {
   const int64_t k = next_ticket_++;
-  OpState& op = ops_[static_cast<size_t>(k) % ops_.size()];
+  OpState& op = ops_[schedule_.Next(ops_.size())];
   Rng rng = TicketRng(seed_, options_.shard.GlobalTicket(k));
   if (corpus_.has_value() && rng.OneIn(4)) {
     std::optional<Ticket> t =
@@ -439,7 +463,7 @@ void Campaign::Handle(TicketResult& r) {
     case TicketResult::Kind::kInvalid: {
       ++summary_.invalid;
       knowledge_.Record(r.ticket.op, r.ticket.dtype, r.ticket.seed, false,
-                        r.ticket.kind == Ticket::Kind::kSeeded);
+                        r.ticket.kind == Ticket::Kind::kSeeded, r.seconds);
       OpState* op = FindOpState(r.ticket.op);
       if (op != nullptr && ++op->invalid_in_a_row == kMaxInvalidInARow) {
         log_ << "WARNING: " << op->name << ": " << kMaxInvalidInARow
@@ -477,7 +501,10 @@ void Campaign::Handle(TicketResult& r) {
   if (r.kind != TicketResult::Kind::kLateCulprit &&
       r.ticket.kind != Ticket::Kind::kFile) {  // Corpus draws are no draws.
     knowledge_.Record(r.ticket.op, r.ticket.dtype, r.ticket.seed, true,
-                      r.ticket.kind == Ticket::Kind::kSeeded);
+                      r.ticket.kind == Ticket::Kind::kSeeded, r.seconds);
+  }
+  if (r.kind != TicketResult::Kind::kLateCulprit) {
+    ops_with_cases_.insert(r.ticket.op);
   }
   ++summary_.verdicts[r.verdict];
   if (r.finding.has_value()) HandleFinding(*r.finding);
@@ -532,6 +559,7 @@ CampaignSummary Campaign::Run() {
       summary_.interrupted = true;
       interrupted_at = Elapsed();
     }
+    MaybeUpdateSchedule();
     while (WantMore() && sup.HasRoom() &&
            (options_.runs == 0 ||
             summary_.cases + static_cast<int64_t>(sup.Outstanding()) <
@@ -613,6 +641,7 @@ CampaignSummary Campaign::Run() {
   summary_.worker_deaths = resumed_worker_deaths_ + sup.worker_deaths();
   // Killed before this, the campaign resumes; interrupted, it resumes too.
   SaveProgress(/*finished=*/!summary_.interrupted);
+  summary_.ops_with_cases = static_cast<int64_t>(ops_with_cases_.size());
   summary_.findings = triage_->findings();
   summary_.bugs = triage_->bugs();
   summary_.baseline_failures = triage_->counts().baseline_failures;

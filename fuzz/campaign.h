@@ -90,6 +90,10 @@ struct CampaignSummary {
   int64_t planned = 0;  // Tickets drawn and handed to workers.
   int64_t cases = 0;    // Cases run through the oracles (culprits too).
   int64_t invalid = 0;  // Drawn arguments the op itself rejects: no case.
+  // Op overloads in the campaign (this shard's), and those of them with a
+  // case this run (a valid draw): the campaign's coverage of the library.
+  int64_t ops = 0;
+  int64_t ops_with_cases = 0;
   // dpfuzz's own failures: cases it could not run or failed on (internal
   // errors, kept under <findings>/errors/), never findings.
   int64_t errors = 0;
@@ -130,14 +134,12 @@ CampaignSummary RunCampaign(const CampaignOptions& options, std::ostream& log,
 // rates) is in SummaryJson.
 std::string SummaryLine(const CampaignSummary& summary);
 
-// planned, cases, bugs (a count), bug_list (id, summary, dir, hits,
-// low_confidence, first_seen_seconds),
-// findings (unique), hits, baseline_failures, flaky, overlap, untriaged,
-// invalid,
-// errors, culprits, abandoned, worker_deaths, seconds, start_seconds,
-// steady_cases_per_second, verdicts (a count
-// per verdict), finding_dirs, known (signature, note, hits), quarantined
-// (op, deaths, reason), interrupted.
+// planned, cases, ops, ops_with_cases, bugs (a count), bug_list (id, summary,
+// dir, hits, low_confidence, first_seen_seconds), findings (unique), hits,
+// baseline_failures, flaky, overlap, untriaged, invalid, errors, culprits,
+// abandoned, worker_deaths, seconds, start_seconds, steady_cases_per_second,
+// verdicts (a count per verdict), finding_dirs, known (signature, note, hits),
+// quarantined (op, deaths, reason), interrupted.
 std::string SummaryJson(const CampaignSummary& summary);
 
 }  // namespace dpfuzz

@@ -62,6 +62,8 @@ std::string SummaryJson(const CampaignSummary& s) {
   }
   const nlohmann::json j{{"planned", s.planned},
                          {"cases", s.cases},
+                         {"ops", s.ops},
+                         {"ops_with_cases", s.ops_with_cases},
                          {"bugs", s.bugs.size()},
                          {"low_confidence_bugs", LowConfidenceBugs(s)},
                          {"bug_list", bugs},

@@ -38,6 +38,10 @@ absl::StatusOr<OpKnowledge> OpKnowledge::Load(const std::string& path) {
       OpStats& s = k.ops_[op];
       s.all = TallyFrom(stats.at("all"));
       if (stats.contains("seeded")) s.seeded = TallyFrom(stats.at("seeded"));
+      if (stats.contains("seconds")) {
+        s.seconds = stats.at("seconds").at(0).get<double>();
+        s.timed = stats.at("seconds").at(1).get<int64_t>();
+      }
       for (const auto& [key, tally] : stats.at("by_draw").items()) {
         s.by_draw[key] = TallyFrom(tally);
       }
@@ -56,17 +60,24 @@ absl::Status OpKnowledge::Save(const std::string& path) const {
     for (const auto& [key, tally] : s.by_draw) by_draw[key] = ToJson(tally);
     ops[op] = {{"all", ToJson(s.all)},
                {"seeded", ToJson(s.seeded)},
+               {"seconds", {s.seconds, s.timed}},
                {"by_draw", by_draw}};
   }
   const nlohmann::json j = {{"format", "dpfuzz-op-stats"},
-                            {"note", "tallies are [tried, valid]"},
+                            {"note",
+                             "tallies are [tried, valid]; seconds are "
+                             "[worker seconds, draws timed]"},
                             {"ops", ops}};
   return WriteFileAtomically(path, j.dump(1) + "\n", "op stats");
 }
 
 void OpKnowledge::Record(const std::string& op, DType dtype, uint64_t seed,
-                         bool valid, bool seeded) {
+                         bool valid, bool seeded, double seconds) {
   OpStats& s = ops_[op];
+  if (seconds > 0) {
+    s.seconds += seconds;
+    ++s.timed;
+  }
   for (Tally* t :
        {&s.all, seeded ? &s.seeded : &s.by_draw[DrawKey(dtype, seed)]}) {
     ++t->tried;

@@ -203,7 +203,9 @@ void ReadCoverage(
 }
 
 // The valid cases of each op (op_stats.json, fuzz/op_knowledge.h), the
-// least valid first: a constrained op that is barely exercised shows.
+// least valid first: a constrained op that is barely exercised shows; and
+// what a draw of it costs (a slow op is drawn less often,
+// fuzz/op_schedule.h). `ms_per_draw` is null for an op never timed.
 Json ReadValidity(const std::string& findings_dir, Json& errors) {
   Json rows = Json::array();
   absl::StatusOr<OpKnowledge> k =
@@ -220,12 +222,14 @@ Json ReadValidity(const std::string& findings_dir, Json& errors) {
   std::sort(order.begin(), order.end());
   for (const auto& [rate, op] : order) {
     const OpStats& s = *k->Find(op);
-    rows.push_back({{"op", op},
-                    {"tried", s.all.tried},
-                    {"valid", s.all.valid},
-                    {"seeded_tried", s.seeded.tried},
-                    {"seeded_valid", s.seeded.valid},
-                    {"valid_rate", rate}});
+    rows.push_back(
+        {{"op", op},
+         {"tried", s.all.tried},
+         {"valid", s.all.valid},
+         {"seeded_tried", s.seeded.tried},
+         {"seeded_valid", s.seeded.valid},
+         {"valid_rate", rate},
+         {"ms_per_draw", s.cost() < 0 ? Json() : Json(1e3 * s.cost())}});
   }
   return rows;
 }
@@ -463,10 +467,11 @@ std::vector<Table> ReportTables(const Json& r) {
                            {Code(Field(c, "op")), Text(Field(c, "verdict")),
                             Number(c.at("findings")), Number(c.at("hits"))}});
   }
-  Table& validity = tables.emplace_back(
-      Table{"validity",
-            "Valid cases per op (least valid first)",
-            {"op", "valid / tried", "seeded valid / tried", "valid rate"}});
+  Table& validity =
+      tables.emplace_back(Table{"validity",
+                                "Valid cases per op (least valid first)",
+                                {"op", "valid / tried", "seeded valid / tried",
+                                 "valid rate", "ms per draw"}});
   for (const Json& v : r.at("validity")) {
     validity.rows.push_back(
         {"",
@@ -475,7 +480,11 @@ std::vector<Table> ReportTables(const Json& r) {
           Text(absl::StrCat(v.at("seeded_valid").dump(), " / ",
                             v.at("seeded_tried").dump())),
           Text(absl::StrFormat("%.1f%%",
-                               100 * v.at("valid_rate").get<double>()))}});
+                               100 * v.at("valid_rate").get<double>())),
+          Text(v.at("ms_per_draw").is_null()
+                   ? std::string("-")
+                   : absl::StrFormat("%.3f",
+                                     v.at("ms_per_draw").get<double>()))}});
   }
   tables.push_back(CoverageTable(r.at("coverage")));
   return tables;

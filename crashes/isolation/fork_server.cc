@@ -12,6 +12,8 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <utility>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -167,6 +169,20 @@ absl::StatusOr<pid_t> ForkServer::Fork(
   }
   broken_ = false;
   return static_cast<pid_t>(pid);
+}
+
+std::shared_ptr<ForkServer> SharedForkServer(const std::string& executable,
+                                             bool malloc_check) {
+  // Never destroyed: the servers die with this process (PR_SET_PDEATHSIG).
+  static auto* servers =
+      new std::map<std::pair<std::string, bool>, std::shared_ptr<ForkServer>>;
+  std::shared_ptr<ForkServer>& server = (*servers)[{executable, malloc_check}];
+  if (server == nullptr || server->broken()) {
+    absl::StatusOr<std::unique_ptr<ForkServer>> started =
+        ForkServer::Start(executable, malloc_check);
+    server = started.ok() ? std::move(*started) : nullptr;
+  }
+  return server;
 }
 
 int RunForkServer() {

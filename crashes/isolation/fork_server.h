@@ -60,6 +60,8 @@ class ForkServer {
                              WorkerFds fds);
 
   pid_t pid() const { return pid_; }
+  // True after a fork failed: every later one fails too.
+  bool broken() const { return broken_; }
 
  private:
   ForkServer(pid_t pid, int socket) : pid_(pid), socket_(socket) {}
@@ -68,6 +70,18 @@ class ForkServer {
   int socket_;
   bool broken_ = false;
 };
+
+// The fork server of this process for `executable`, with glibc's checking
+// allocator or without: started on first use (or when the last one broke)
+// and kept until the process ends (a server replaced lives on while a
+// supervisor still holds it), so that the supervisors a campaign
+// starts one after another (a reduction's, each reduced case's fresh
+// verification) do not each load LibTorch again: that load, most of a
+// second of CPU, was most of what triaging a finding cost. nullptr when it
+// cannot start (its users spawn workers then). Not thread-safe, as
+// supervisors are not.
+std::shared_ptr<ForkServer> SharedForkServer(const std::string& executable,
+                                             bool malloc_check);
 
 // The server's loop, in the process kForkServerCommand starts; returns its
 // exit status.

@@ -101,6 +101,7 @@ TicketResult FromReport(const Ticket& ticket, WorkerReport report) {
   r.verdict = report.verdict;
   r.error = std::move(report.error);
   r.finding = std::move(report.finding);
+  r.seconds = report.seconds;
   return r;
 }
 
@@ -161,9 +162,7 @@ ForkServer* Supervisor::ForkServerFor(bool malloc_check) {
   const int i = malloc_check ? 1 : 0;
   if (!fork_server_tried_[i]) {
     fork_server_tried_[i] = true;
-    absl::StatusOr<std::unique_ptr<ForkServer>> server =
-        ForkServer::Start(options_.executable, malloc_check);
-    if (server.ok()) fork_servers_[i] = std::move(*server);
+    fork_servers_[i] = SharedForkServer(options_.executable, malloc_check);
   }
   return fork_servers_[i].get();
 }
@@ -504,6 +503,13 @@ absl::Status Supervisor::HandleDeath(Slot& slot, Death death,
   }
   const bool died_at_start =
       !slot.reported && !current.has_value() && unreported.empty();
+  // What the case in flight cost before it killed its worker (a hang: the
+  // whole timeout); its run alone is added when it is the culprit.
+  const std::optional<SlotState> in_flight = slot.process->InFlight();
+  const double in_flight_seconds =
+      in_flight.has_value() ? 1e-9 * static_cast<double>(WorkerSlot::NowNs() -
+                                                         in_flight->started_ns)
+                            : 0;
   slot.process.reset();
 
   // The case in flight, then (for a crash: heap corruption and device
@@ -527,12 +533,16 @@ absl::Status Supervisor::HandleDeath(Slot& slot, Death death,
   std::optional<AloneRun> current_run;
   std::optional<uint64_t> culprit_seq;
   for (const auto& [seq, ticket] : candidates) {
+    const int64_t run_started_ns = WorkerSlot::NowNs();
     AloneRun run = RunAlone(seq, ticket);
     const bool is_current = current.has_value() && seq == current->first;
     const bool was_reported = !is_current && unanswered.count(seq) == 0;
     if (run.death.has_value()) {
       TicketResult r = CulpritResult(ticket, run.dumped, *run.death,
                                      /*alone=*/true);
+      r.seconds =
+          1e-9 * static_cast<double>(WorkerSlot::NowNs() - run_started_ns) +
+          (is_current ? in_flight_seconds : 0);
       if (was_reported && r.kind == TicketResult::Kind::kCulprit)
         r.kind = TicketResult::Kind::kLateCulprit;
       results.push_back(std::move(r));
@@ -562,8 +572,10 @@ absl::Status Supervisor::HandleDeath(Slot& slot, Death death,
       // Nothing dies alone: the case in flight takes the blame, marked.
       const std::optional<Case>& dumped =
           current_run.has_value() ? current_run->dumped : std::nullopt;
-      results.push_back(CulpritResult(current->second, dumped, death,
-                                      /*alone=*/false));
+      TicketResult r =
+          CulpritResult(current->second, dumped, death, /*alone=*/false);
+      r.seconds = in_flight_seconds;
+      results.push_back(std::move(r));
     } else if (current_result.has_value()) {
       results.push_back(std::move(*current_result));
     } else {

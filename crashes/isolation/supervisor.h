@@ -106,6 +106,10 @@ struct TicketResult {
   // when it was built (an internal error: keep it, never report it).
   std::optional<Finding> finding;
   std::string error;  // kError.
+  // Wall time the workers spent on the ticket: the worker's own count; for
+  // a culprit, its run before the death and its run alone (a hang costs
+  // two timeouts); 0 when not measured.
+  double seconds = 0;
 };
 
 class Supervisor {
@@ -188,9 +192,10 @@ class Supervisor {
   int64_t deaths_ = 0;
   int failed_starts_ = 0;
   int processes_started_ = 0;  // Names each worker's slot file.
-  // Note [Forked workers]: without and with the checking allocator; each
-  // started once (a server that fails to start is not tried again).
-  std::unique_ptr<ForkServer> fork_servers_[2];
+  // Note [Forked workers]: without and with the checking allocator, the
+  // process's (SharedForkServer); each asked for once (a server that fails
+  // is not asked again by this supervisor).
+  std::shared_ptr<ForkServer> fork_servers_[2];
   bool fork_server_tried_[2] = {false, false};
   // Note [Warm spares]: for slots, and for runs alone.
   std::unique_ptr<WorkerProcess> spare_;

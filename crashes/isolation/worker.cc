@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <iostream>
 #include <map>
@@ -112,7 +113,11 @@ class Worker {
 
   WorkerReport Run(uint64_t seq, const std::string& line) {
     slot_.Begin(seq, line);
+    const auto start = std::chrono::steady_clock::now();
     WorkerReport report = RunTicket(line);
+    report.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
     slot_.End();
     report.seq = seq;
     return report;

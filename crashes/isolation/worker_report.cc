@@ -67,8 +67,8 @@ std::string EncodeReport(const WorkerReport& r) {
   } else if (r.kind == WorkerReport::Kind::kError) {
     payload = r.error;
   }
-  return absl::StrCat(r.seq, " ", KindName(r), " ", payload.size(), "\n",
-                      payload);
+  return absl::StrCat(r.seq, " ", KindName(r), " ", payload.size(), " ",
+                      static_cast<int64_t>(r.seconds * 1e6), "\n", payload);
 }
 
 std::optional<absl::StatusOr<WorkerReport>> ReportReader::Next() {
@@ -78,8 +78,10 @@ std::optional<absl::StatusOr<WorkerReport>> ReportReader::Next() {
   const std::vector<absl::string_view> parts = absl::StrSplit(header, ' ');
   uint64_t seq = 0;
   size_t size = 0;
-  if (parts.size() != 3 || !absl::SimpleAtoi(parts[0], &seq) ||
-      !absl::SimpleAtoi(parts[2], &size) || size > kMaxPayload) {
+  int64_t micros = 0;
+  if (parts.size() != 4 || !absl::SimpleAtoi(parts[0], &seq) ||
+      !absl::SimpleAtoi(parts[2], &size) || size > kMaxPayload ||
+      !absl::SimpleAtoi(parts[3], &micros) || micros < 0) {
     offset_ = buffer_.size();
     return absl::StatusOr<WorkerReport>(absl::InternalError(
         absl::StrCat("malformed worker report header \"", header, "\"")));
@@ -100,6 +102,7 @@ std::optional<absl::StatusOr<WorkerReport>> ReportReader::Next() {
                      "): an op likely corrupted the worker's memory");
     report = std::move(error);
   }
+  report->seconds = static_cast<double>(micros) * 1e-6;
   offset_ = newline + 1 + size;
   if (offset_ > (1 << 16)) {
     buffer_.erase(0, offset_);

@@ -1,7 +1,8 @@
 // WorkerReport: what a worker tells its supervisor about one ticket, and
 // the framing that carries it over a pipe.
 //
-// A report is a header line "<seq> <kind> <payload bytes>\n" and a payload:
+// A report is a header line "<seq> <kind> <payload bytes> <microseconds>\n"
+// (the last: how long the worker spent on the ticket) and a payload:
 // the verdict name (kind "ran"), the finding as JSON with its case (kind
 // "finding"), an error message ("error"), an internal error of dpfuzz's
 // with the case it happened on ("error_case": a finding JSON whose
@@ -35,6 +36,8 @@ struct WorkerReport {
   // kRan, when the verdict is a finding; kError, the case dpfuzz failed on
   // when it had one (its verdict is no finding's).
   std::optional<Finding> finding;
+  // Wall time the worker spent on the ticket, building and running it.
+  double seconds = 0;
 };
 
 std::string EncodeReport(const WorkerReport& report);

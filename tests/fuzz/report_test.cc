@@ -166,8 +166,10 @@ TEST_F(ReportTest, JsonRanksBugsWithPathsRelativeToTheReport) {
 TEST_F(ReportTest, ValidCasesPerOpLeastValidFirst) {
   OpKnowledge k;
   for (int i = 0; i < 4; ++i) {
-    k.Record("aten::add.Tensor", DType::kFloat32, i, /*valid=*/true, false);
-    k.Record("aten::nll_loss_forward", DType::kFloat32, i, i == 0, i < 2);
+    k.Record("aten::add.Tensor", DType::kFloat32, i, /*valid=*/true, false,
+             /*seconds=*/1e-5);
+    k.Record("aten::nll_loss_forward", DType::kFloat32, i, i == 0, i < 2,
+             /*seconds=*/2e-5);
   }
   ASSERT_TRUE(k.Save((dir_ / kOpStatsFile).string()).ok());
   const Json r = Json::parse(Render(ReportFormat::kJson, dir_.string()));
@@ -177,10 +179,11 @@ TEST_F(ReportTest, ValidCasesPerOpLeastValidFirst) {
   EXPECT_EQ(r["validity"][0]["seeded_tried"], 2);
   EXPECT_EQ(r["validity"][0]["seeded_valid"], 1);
   EXPECT_DOUBLE_EQ(r["validity"][0]["valid_rate"].get<double>(), 0.25);
+  EXPECT_DOUBLE_EQ(r["validity"][0]["ms_per_draw"].get<double>(), 0.02);
   EXPECT_EQ(r["validity"][1]["op"], "aten::add.Tensor");
-  EXPECT_THAT(
-      Render(ReportFormat::kMarkdown, dir_.string()),
-      HasSubstr("| `aten::nll_loss_forward` | 1 / 4 | 1 / 2 | 25.0% |"));
+  EXPECT_THAT(Render(ReportFormat::kMarkdown, dir_.string()),
+              HasSubstr("| `aten::nll_loss_forward` | 1 / 4 | 1 / 2 | 25.0% "
+                        "| 0.020 |"));
 }
 
 TEST_F(ReportTest, PathsFollowTheReportElsewhere) {

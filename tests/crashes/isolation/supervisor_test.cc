@@ -94,7 +94,12 @@ void ExpectRanAndAgreed(const TicketResult& r) {
 TEST_F(SupervisorTest, ManyCasesComeBackOnceEach) {
   const Ran ran = RunAll(
       TicketsWhere("planted::good_neg", 300, [](const Case&) { return true; }));
-  for (const TicketResult& r : ran.results) ExpectRanAndAgreed(r);
+  for (const TicketResult& r : ran.results) {
+    ExpectRanAndAgreed(r);
+    // What each cost its worker: the op schedule weighs ops by it.
+    EXPECT_GT(r.seconds, 0) << TicketToString(r.ticket);
+    EXPECT_LT(r.seconds, 30) << TicketToString(r.ticket);
+  }
   EXPECT_EQ(ran.worker_deaths, 0);
 }
 
@@ -145,6 +150,7 @@ TEST_F(SupervisorTest, ADeathInABatchNamesItsCaseAndTheRestRunOnce) {
     }
     EXPECT_EQ(r.kind, TicketResult::Kind::kCulprit);
     EXPECT_EQ(r.verdict, Verdict::kCrash);
+    EXPECT_GT(r.seconds, 0);  // Its run alone, at least.
     ASSERT_TRUE(r.finding.has_value());
     EXPECT_EQ(r.finding->c.op, "planted::segv_neg");
   }

@@ -11,9 +11,11 @@ std::vector<WorkerReport> SampleReports() {
   WorkerReport ran;
   ran.seq = 1;
   ran.verdict = Verdict::kBothRejected;
+  ran.seconds = 0.25;
   WorkerReport invalid;
   invalid.seq = 2;
   invalid.kind = WorkerReport::Kind::kInvalid;
+  invalid.seconds = 12.000001;
   WorkerReport error;
   error.seq = 3;
   error.kind = WorkerReport::Kind::kError;
@@ -36,6 +38,7 @@ void ExpectSame(const WorkerReport& got, const WorkerReport& want) {
   EXPECT_EQ(got.kind, want.kind);
   EXPECT_EQ(got.verdict, want.verdict);
   EXPECT_EQ(got.error, want.error);
+  EXPECT_DOUBLE_EQ(got.seconds, want.seconds);  // Whole microseconds.
   ASSERT_EQ(got.finding.has_value(), want.finding.has_value());
   if (!want.finding.has_value()) return;
   EXPECT_TRUE(got.finding->c == want.finding->c);
@@ -79,7 +82,8 @@ TEST(WorkerReportTest, AnIncompleteReportWaits) {
 // memory an op corrupted) is an internal error of its case alone.
 TEST(WorkerReportTest, MalformedReportsAreErrors) {
   for (const std::string bytes :
-       {"garbage\n", "1 ran\n", "x ran 3\nnan", "1 ran 99999999999999999\n"}) {
+       {"garbage\n", "1 ran\n", "1 ran 3\nnan", "x ran 3 0\nnan",
+        "1 ran 3 -5\nnan", "1 ran 99999999999999999 0\n"}) {
     ReportReader reader;
     reader.Append(bytes.data(), bytes.size());
     std::optional<absl::StatusOr<WorkerReport>> r = reader.Next();
@@ -87,7 +91,7 @@ TEST(WorkerReportTest, MalformedReportsAreErrors) {
     EXPECT_FALSE(r->ok()) << bytes;
   }
   for (const std::string bytes :
-       {"7 ran 5\nnoway", "7 sang 0\n", "7 finding 2\n{}"}) {
+       {"7 ran 5 0\nnoway", "7 sang 0 0\n", "7 finding 2 0\n{}"}) {
     ReportReader reader;
     reader.Append(bytes.data(), bytes.size());
     std::optional<absl::StatusOr<WorkerReport>> r = reader.Next();
