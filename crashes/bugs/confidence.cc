@@ -88,6 +88,16 @@ std::string StatedLayoutPrecondition(const std::string& error) {
   return on_layout && absl::StrContains(lower, "must") ? line : "";
 }
 
+// The first line of `error` when it says the op has no derivative ("the
+// derivative for 'aten::quantize_per_tensor_dynamic' is not implemented"),
+// else "".
+std::string NoDerivative(const std::string& error) {
+  const std::string line = error.substr(0, error.find('\n'));
+  static const std::regex kNoDerivative(R"(derivative for .* not implemented)");
+  return std::regex_search(absl::AsciiStrToLower(line), kNoDerivative) ? line
+                                                                       : "";
+}
+
 // The first line of `error` when it checks a tensor's rank ("t.dim() == 1
 // INTERNAL ASSERT FAILED", "expected 3-D `query`, got 2-D tensor"), else "".
 std::string RankCheck(const std::string& error) {
@@ -247,6 +257,17 @@ ConfidenceJudgement ConfidenceOf(const Finding& f, bool reduced) {
                            stated.substr(0, 120),
                            "\"): a restriction it may document, a bug only "
                            "where the op promises to take any layout")};
+    }
+    // An op without a derivative may still pass a gradient through on one
+    // path (quantize_per_tensor_dynamic returns its f16 input itself when
+    // contiguous): which path raises is not a layout bug.
+    const std::string no_derivative = NoDerivative(f.outcome.evidence.error);
+    if (!no_derivative.empty()) {
+      return {Confidence::kLow,
+              absl::StrCat("the op states it has no derivative (\"",
+                           no_derivative.substr(0, 120),
+                           "\"): its gradient is undefined whichever "
+                           "layout reaches it")};
     }
     // Both calls get tensors of the same sizes: a rank one of them checks
     // and the other lets pass is outside the op's domain (a per-channel

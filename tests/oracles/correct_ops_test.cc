@@ -121,7 +121,8 @@ TEST_P(CorrectOpsTest, NoFindingInEveryDtype) {
 
 INSTANTIATE_TEST_SUITE_P(Correct, CorrectOpsTest,
                          ::testing::Values("widen_cumsum", "order_sum", "noisy",
-                                           "running_update", "grad_mode_path"),
+                                           "running_update", "grad_mode_path",
+                                           "unsteady_grad"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return info.param;
                          });

@@ -18,6 +18,7 @@
 #include <ATen/Dispatch.h>
 #include <ATen/core/grad_mode.h>
 #include <ATen/native/Resize.h>
+#include <torch/autograd.h>
 #include <torch/library.h>
 
 #include <vector>
@@ -180,6 +181,37 @@ at::Tensor& ReverseNegOut(const at::Tensor& self, at::Tensor& out) {
   return out;
 }
 
+// A backward that leaves most of its gradient unwritten, as a private
+// op's kernel does when given an argument of a shape it does not expect
+// (_weight_norm's backward with a `g` of the wrong rank): the gradient's
+// first element is right, the others hold whatever the memory held, here
+// a new pseudo-random value in the millions at each call, so that no two
+// runs agree. Its forward is right for every layout: no layout bug (Note
+// [Unsteady baseline gradients]).
+class UnsteadyGrad : public torch::autograd::Function<UnsteadyGrad> {
+ public:
+  static at::Tensor forward(torch::autograd::AutogradContext*,
+                            const at::Tensor& x) {
+    return x * 2;
+  }
+  static torch::autograd::variable_list backward(
+      torch::autograd::AutogradContext*, torch::autograd::variable_list grads) {
+    static uint64_t state = 1;
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    const double garbage = static_cast<double>(state >> 40) - 8e6;
+    at::Tensor out = at::full(grads[0].sizes(), garbage, grads[0].options());
+    if (out.numel() > 0) {
+      out.view(-1).narrow(0, 0, 1).copy_(grads[0].reshape(-1).narrow(0, 0, 1) *
+                                         2);
+    }
+    return {out};
+  }
+};
+
+at::Tensor UnsteadyGradOp(const at::Tensor& x) {
+  return UnsteadyGrad::apply(x);
+}
+
 }  // namespace
 
 TORCH_LIBRARY(correct, m) {
@@ -189,6 +221,9 @@ TORCH_LIBRARY(correct, m) {
   m.def("order_sum(Tensor self, int dim, float scale) -> Tensor", OrderSum);
   m.def("noisy(Tensor self) -> Tensor", Noisy);
   m.def("grad_mode_path(Tensor self) -> Tensor", GradModePath);
+  m.def("unsteady_grad(Tensor self) -> Tensor");
+  m.impl("unsteady_grad", c10::DispatchKey::CompositeImplicitAutograd,
+         TORCH_FN(UnsteadyGradOp));
   m.def("reverse_neg(Tensor self) -> Tensor", ReverseNeg);
   m.def("reverse_neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
         ReverseNegOut);

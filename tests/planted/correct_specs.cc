@@ -40,7 +40,8 @@ std::vector<Argument> OrderSumArgs(Rng& rng, DType dtype) {
               FloatArg{static_cast<double>(int64_t{1} << rng.Uniform(0, 12))})};
 }
 
-// One tensor of any values (correct::noisy, correct::grad_mode_path).
+// One tensor of any values (correct::noisy, correct::grad_mode_path,
+// correct::unsteady_grad).
 std::vector<Argument> NoisyArgs(Rng& rng, DType dtype) {
   return {Arg("self", Values(RandomShape(rng, 0, 4), dtype, rng))};
 }
@@ -72,6 +73,10 @@ const std::vector<OpSpec>& CorrectOps() {
                                {DType::kFloat32, DType::kFloat64}, &NoisyArgs);
     grad_mode.comparison = Comparison::kExact;
     v->push_back(grad_mode);
+    OpSpec unsteady = Correct("unsteady_grad",
+                              {DType::kFloat32, DType::kFloat64}, &NoisyArgs);
+    unsteady.differentiable = true;
+    v->push_back(unsteady);
     return v;
   }();
   return *ops;

@@ -19,8 +19,9 @@ namespace dpfuzz {
 // accumulation in half or bfloat16 whose order follows the layout, large
 // enough to overflow half in one order only), correct::noisy (random
 // values, judged as a generic op is: kRuleCheckDeterminism),
-// correct::running_update (mutates running_mean by design) and
-// correct::grad_mode_path (another result by grad mode).
+// correct::running_update (mutates running_mean by design),
+// correct::grad_mode_path (another result by grad mode) and
+// correct::unsteady_grad (a gradient that holds unwritten memory).
 const std::vector<OpSpec>& CorrectOps();
 
 // The spec of correct::NAME in CorrectOps(); nullptr when there is none.

@@ -452,6 +452,22 @@ TEST(BugTest, RankChecksOfOneCallAreLowConfidence) {
   }
 }
 
+TEST(BugTest, RejectionsForWantOfADerivativeAreLowConfidence) {
+  for (const Verdict v :
+       {Verdict::kRejectionMismatch, Verdict::kInternalAssert}) {
+    Finding f = Tril(DType::kFloat16, v);
+    f.outcome.evidence.error =
+        "the derivative for 'aten::quantize_per_tensor_dynamic' is not "
+        "implemented.";
+    const ConfidenceJudgement j = ConfidenceOf(f);
+    EXPECT_EQ(j.confidence, Confidence::kLow);
+    EXPECT_THAT(j.reason, HasSubstr("has no derivative"));
+    // Another missing kernel says nothing of derivatives.
+    f.outcome.evidence.error = "\"addmm_impl_cpu_\" not implemented for 'Half'";
+    EXPECT_EQ(ConfidenceOf(f).confidence, Confidence::kHigh);
+  }
+}
+
 // CPU against CUDA: a difference in the op's first result is high
 // confidence, one only in a later output low (Note [Device differences by
 // design] in oracles/run_case.cc).
