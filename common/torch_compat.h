@@ -57,6 +57,36 @@ class SilenceWarnings {
   Guard guard_;
 };
 
+// Keeps the messages of the warnings raised while it lives (and shows
+// none), for the oracles that read what an op warns.
+class CaptureWarnings {
+ public:
+  CaptureWarnings() : guard_(&handler_) {}
+  const std::vector<std::string>& messages() const { return handler_.messages; }
+
+ private:
+  struct Handler : c10::WarningHandler {
+#if TORCH_VERSION_MAJOR < 2
+    void process(const c10::SourceLocation&, const std::string& msg,
+                 bool) override {
+      messages.push_back(msg);
+    }
+#else
+    void process(const c10::Warning& w) override {
+      messages.push_back(w.msg());
+    }
+#endif
+    std::vector<std::string> messages;
+  };
+#if TORCH_VERSION_MAJOR < 2
+  using Guard = c10::Warning::WarningHandlerGuard;
+#else
+  using Guard = c10::WarningUtils::WarningHandlerGuard;
+#endif
+  Handler handler_;
+  Guard guard_;
+};
+
 // Note [Nested buffers by version]
 // A strided nested tensor is built as LibTorch's own views build one:
 // aten::_nested_view_from_buffer(buffer, nested_size, nested_strides,

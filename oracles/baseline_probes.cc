@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/status_macros.h"
+#include "common/torch_compat.h"
 #include "generators/materialize.h"
 #include "oracles/call_results.h"
 #include "oracles/compare.h"
@@ -75,6 +76,21 @@ absl::StatusOr<std::string> BaselineFault(
     Device device) {
   const std::string unchecked =
       " (the arguments do not fit each other, unchecked)";
+  if (c.variant == Variant::kOut) {
+    CaseTensors again = MaterializeBaselineBefore(variant);
+    const compat::CaptureWarnings warnings;
+    DPFUZZ_RETURN_IF_ERROR(Invoke(op, c, again.args).status());
+    for (const std::string& w : warnings.messages()) {
+      if (absl::StrContains(w, "was resized since it had shape")) {
+        return absl::StrCat(
+            "the contiguous baseline's out= call resizes an out= of the size "
+            "the functional call returns (\"",
+            w.substr(0, w.find('.')),
+            "\"): out= and the functional call disagree on the result's shape "
+            "for these arguments");
+      }
+    }
+  }
   std::vector<ProbeRun> tails;
   for (TailFill fill : {TailFill::kPoison, TailFill::kSentinel}) {
     CaseTensors filled = MaterializeTailFilledBaseline(variant, fill);

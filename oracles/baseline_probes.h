@@ -48,6 +48,17 @@
 // which the contiguous baseline writes (Verdict::kMismatch of a strided
 // out=) is not touched: the baseline's result does not change.
 //
+// Note [Out= tensors the baseline resizes]
+// dpfuzz sizes an out= tensor as the functional call's result. When the
+// contiguous baseline's out= call still resizes it (LibTorch warns "An
+// output with one or more elements was resized since it had shape [2, 1],
+// which does not match the required output shape []"), the out= kernel and
+// the functional call disagree on the result's shape for these arguments:
+// arguments the op's out= path does not take (a linalg_matrix_rank `tol`
+// that does not broadcast to the singular values), resized in ways no
+// layout survives. So, for an out= finding, the baseline's out= call runs
+// once more with its warnings read; one that resized is a baseline failure.
+//
 // Note [Findings that need NaN]
 // dpfuzz draws some inputs with NaN among its special values because
 // kernels mishandle it. How a kernel treats NaN may differ between its
@@ -107,9 +118,9 @@ namespace dpfuzz {
 CaseOutcome BaselineFailure(CaseOutcome outcome, const std::string& why);
 
 // Why the contiguous baseline itself misbehaves on the case's arguments,
-// "" when it does not: Note [Baselines that read outside] and Note
-// [Baselines that read unwritten memory]. `where` names the result the
-// finding is about.
+// "" when it does not: Note [Baselines that read outside], Note
+// [Baselines that read unwritten memory] and Note [Out= tensors the
+// baseline resizes]. `where` names the result the finding is about.
 absl::StatusOr<std::string> BaselineFault(
     const c10::OperatorHandle& op, const Case& c, const CaseTensors& variant,
     const std::vector<std::string>& written, const std::string& where,
