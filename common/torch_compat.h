@@ -30,23 +30,32 @@
 
 namespace dpfuzz::compat {
 
-// Drops c10 warnings (TORCH_WARN) while alive. Ops under fuzz warn a lot
-// (resized out= tensors, deprecated overloads), and a campaign's log is for
-// findings. 1.13 calls the handler with (location, message, verbatim) and
-// keeps it in c10::Warning; 2.x passes a c10::Warning and keeps it in
-// c10::WarningUtils.
-class SilenceWarnings {
+// Handles the warnings raised while it lives, in place of LibTorch's
+// handler (which prints them): keeps their messages when `keep`, for the
+// oracles that read what an op warns, else drops them. 1.13 calls the
+// handler with (location, message, verbatim) and keeps it in c10::Warning;
+// 2.x passes a c10::Warning and keeps it in c10::WarningUtils.
+class CaptureWarnings {
  public:
-  SilenceWarnings() : guard_(&handler_) {}
+  explicit CaptureWarnings(bool keep = true)
+      : handler_(keep), guard_(&handler_) {}
+  const std::vector<std::string>& messages() const { return handler_.messages; }
 
  private:
   struct Handler : c10::WarningHandler {
+    explicit Handler(bool keep) : keep(keep) {}
 #if TORCH_VERSION_MAJOR < 2
-    void process(const c10::SourceLocation&, const std::string&,
-                 bool) override {}
+    void process(const c10::SourceLocation&, const std::string& msg,
+                 bool) override {
+      if (keep) messages.push_back(msg);
+    }
 #else
-    void process(const c10::Warning&) override {}
+    void process(const c10::Warning& w) override {
+      if (keep) messages.push_back(w.msg());
+    }
 #endif
+    bool keep;
+    std::vector<std::string> messages;
   };
 #if TORCH_VERSION_MAJOR < 2
   using Guard = c10::Warning::WarningHandlerGuard;
@@ -57,34 +66,12 @@ class SilenceWarnings {
   Guard guard_;
 };
 
-// Keeps the messages of the warnings raised while it lives (and shows
-// none), for the oracles that read what an op warns.
-class CaptureWarnings {
+// Drops c10 warnings (TORCH_WARN) while alive, keeping none. Ops under fuzz
+// warn a lot (resized out= tensors, deprecated overloads), and a campaign's
+// log is for findings.
+class SilenceWarnings : public CaptureWarnings {
  public:
-  CaptureWarnings() : guard_(&handler_) {}
-  const std::vector<std::string>& messages() const { return handler_.messages; }
-
- private:
-  struct Handler : c10::WarningHandler {
-#if TORCH_VERSION_MAJOR < 2
-    void process(const c10::SourceLocation&, const std::string& msg,
-                 bool) override {
-      messages.push_back(msg);
-    }
-#else
-    void process(const c10::Warning& w) override {
-      messages.push_back(w.msg());
-    }
-#endif
-    std::vector<std::string> messages;
-  };
-#if TORCH_VERSION_MAJOR < 2
-  using Guard = c10::Warning::WarningHandlerGuard;
-#else
-  using Guard = c10::WarningUtils::WarningHandlerGuard;
-#endif
-  Handler handler_;
-  Guard guard_;
+  SilenceWarnings() : CaptureWarnings(/*keep=*/false) {}
 };
 
 // Note [Nested buffers by version]

@@ -98,6 +98,14 @@ std::string NoDerivative(const std::string& error) {
                                                                        : "";
 }
 
+// The first line of `error` when it says the input is singular
+// ("linalg.inv: The diagonal element 3 is zero, the inversion could not be
+// completed because the input matrix is singular."), else "".
+std::string Singular(const std::string& error) {
+  const std::string line = error.substr(0, error.find('\n'));
+  return absl::StrContains(absl::AsciiStrToLower(line), "singular") ? line : "";
+}
+
 // The first line of `error` when it checks a tensor's rank ("t.dim() == 1
 // INTERNAL ASSERT FAILED", "expected 3-D `query`, got 2-D tensor"), else "".
 std::string RankCheck(const std::string& error) {
@@ -249,37 +257,41 @@ ConfidenceJudgement ConfidenceOf(const Finding& f, bool reduced) {
   // inputs").
   if (f.outcome.verdict == Verdict::kRejectionMismatch ||
       f.outcome.verdict == Verdict::kInternalAssert) {
-    const std::string stated =
-        StatedLayoutPrecondition(f.outcome.evidence.error);
-    if (!stated.empty()) {
-      return {Confidence::kLow,
-              absl::StrCat("the op states a layout precondition (\"",
-                           stated.substr(0, 120),
-                           "\"): a restriction it may document, a bug only "
-                           "where the op promises to take any layout")};
-    }
-    // An op without a derivative may still pass a gradient through on one
-    // path (quantize_per_tensor_dynamic returns its f16 input itself when
-    // contiguous): which path raises is not a layout bug.
-    const std::string no_derivative = NoDerivative(f.outcome.evidence.error);
-    if (!no_derivative.empty()) {
-      return {Confidence::kLow,
-              absl::StrCat("the op states it has no derivative (\"",
-                           no_derivative.substr(0, 120),
-                           "\"): its gradient is undefined whichever "
-                           "layout reaches it")};
-    }
-    // Both calls get tensors of the same sizes: a rank one of them checks
-    // and the other lets pass is outside the op's domain (a per-channel
-    // weight of rank 3), and the call that passed it lacks a check.
-    const std::string rank = RankCheck(f.outcome.evidence.error);
-    if (!rank.empty()) {
-      return {Confidence::kLow,
-              absl::StrCat("one call checks a tensor's rank (\"",
-                           rank.substr(0, 120),
-                           "\") that the other lets pass, on tensors of the "
-                           "same sizes: arguments outside the op's domain, "
-                           "which only one path checks")};
+    // The error's own words; each rule's reason quotes its first line.
+    struct ErrorRule {
+      std::string (*match)(const std::string& error);
+      const char* before;
+      const char* after;
+    };
+    static constexpr ErrorRule kErrorRules[] = {
+        {&StatedLayoutPrecondition, "the op states a layout precondition (\"",
+         "\"): a restriction it may document, a bug only where the op "
+         "promises to take any layout"},
+        // An op without a derivative may still pass a gradient through on
+        // one path (quantize_per_tensor_dynamic returns its f16 input
+        // itself when contiguous): which path raises is no layout bug.
+        {&NoDerivative, "the op states it has no derivative (\"",
+         "\"): its gradient is undefined whichever layout reaches it"},
+        // A singular matrix factored in another order (a layout decides
+        // whether LU works on A or its transpose) rounds to an exact zero
+        // pivot in one order and to a tiny one in the other.
+        {&Singular, "the op says its input is singular (\"",
+         "\"): whether rounding in one layout's order reaches an exact zero "
+         "pivot is numerical, not a layout bug"},
+        // Both calls get tensors of the same sizes: a rank one of them
+        // checks and the other lets pass is outside the op's domain (a
+        // per-channel weight of rank 3), and the call that passed it lacks
+        // a check.
+        {&RankCheck, "one call checks a tensor's rank (\"",
+         "\") that the other lets pass, on tensors of the same sizes: "
+         "arguments outside the op's domain, which only one path checks"},
+    };
+    for (const ErrorRule& rule : kErrorRules) {
+      const std::string line = rule.match(f.outcome.evidence.error);
+      if (!line.empty()) {
+        return {Confidence::kLow,
+                absl::StrCat(rule.before, line.substr(0, 120), rule.after)};
+      }
     }
   }
   if (f.outcome.verdict == Verdict::kDeviceMismatch) {

@@ -452,7 +452,7 @@ TEST(BugTest, RankChecksOfOneCallAreLowConfidence) {
   }
 }
 
-TEST(BugTest, RejectionsForWantOfADerivativeAreLowConfidence) {
+TEST(BugTest, RejectionsForWantOfADerivativeOrOfAnInverseAreLowConfidence) {
   for (const Verdict v :
        {Verdict::kRejectionMismatch, Verdict::kInternalAssert}) {
     Finding f = Tril(DType::kFloat16, v);
@@ -462,6 +462,10 @@ TEST(BugTest, RejectionsForWantOfADerivativeAreLowConfidence) {
     const ConfidenceJudgement j = ConfidenceOf(f);
     EXPECT_EQ(j.confidence, Confidence::kLow);
     EXPECT_THAT(j.reason, HasSubstr("has no derivative"));
+    f.outcome.evidence.error =
+        "linalg.inv: The diagonal element 3 is zero, the inversion could not "
+        "be completed because the input matrix is singular.";
+    EXPECT_THAT(ConfidenceOf(f).reason, HasSubstr("input is singular"));
     // Another missing kernel says nothing of derivatives.
     f.outcome.evidence.error = "\"addmm_impl_cpu_\" not implemented for 'Half'";
     EXPECT_EQ(ConfidenceOf(f).confidence, Confidence::kHigh);
