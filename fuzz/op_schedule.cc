@@ -16,8 +16,8 @@ std::vector<double> TurnShares(const std::vector<double>& costs) {
   std::nth_element(timed.begin(), timed.begin() + middle, timed.end());
   const double typical = timed[middle];
   for (size_t i = 0; i < costs.size(); ++i) {
-    if (costs[i] > typical) {
-      shares[i] = std::max(kMinShare, typical / costs[i]);
+    if (costs[i] > kSlack * typical) {
+      shares[i] = std::max(kMinShare, kSlack * typical / costs[i]);
     }
   }
   return shares;

@@ -6,14 +6,17 @@
 // spends microseconds, and with equal turns a few dozen slow ops took
 // about a third of a whole-library campaign's time. As AFL gives a slow
 // input less energy (its speed factor), an op whose draws cost more than
-// the typical op's (the lower median, over the ops timed at least
-// kMinDrawsToTime times) takes its turn only at the share typical / cost,
-// and never less than kMinShare of its turns, so that every op keeps being
-// fuzzed and its time stays within a small multiple of a typical op's.
+// kSlack times the typical op's (the lower median, over the ops timed at
+// least kMinDrawsToTime times) takes its turn only at the share
+// kSlack * typical / cost, and never less than kMinShare of its turns, so
+// that every op keeps being fuzzed and its time stays within a small
+// multiple of a typical op's. Ops within kSlack of the typical one take
+// every turn: their timings' noise decides nothing, and a campaign of ops
+// that cost alike draws as plain turns do, the same from run to run (a
+// resumed campaign ends as the unbroken one, tests/fuzz/resume_test.sh).
 // A cost is the worker's wall time per draw, valid or not, as
 // OpKnowledge counts it (kept from one campaign to the next in the
-// findings directory); an op not timed yet takes every turn. A campaign
-// of one op, or of ops that cost alike, draws as plain turns do.
+// findings directory); an op not timed yet takes every turn.
 //
 //   OpSchedule schedule(seed);
 //   schedule.Update(names, knowledge);      // now and then
@@ -34,6 +37,7 @@ namespace dpfuzz {
 
 inline constexpr int64_t kMinDrawsToTime = 5;
 inline constexpr double kMinShare = 0.1;
+inline constexpr double kSlack = 2;
 
 // The share of its turns each op takes, from its cost per draw (seconds;
 // negative: not timed yet, a share of 1).

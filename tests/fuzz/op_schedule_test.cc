@@ -12,11 +12,13 @@ using ::testing::DoubleEq;
 using ::testing::ElementsAre;
 
 TEST(OpScheduleTest, OpsSlowerThanTheMedianTakeAShareOfTheirTurns) {
-  // Median 1 ms: an op at 4 ms takes a quarter of its turns, one a hundred
-  // times slower the floor, cheaper and untimed ops all of theirs.
-  EXPECT_THAT(TurnShares({1e-3, 1e-3, 4e-3, 0.1, 5e-4, -1}),
-              ElementsAre(DoubleEq(1), DoubleEq(1), DoubleEq(0.25),
-                          DoubleEq(kMinShare), DoubleEq(1), DoubleEq(1)));
+  // Median 1 ms: an op at 8 ms takes a quarter of its turns (twice the
+  // median over its cost), one a hundred times slower the floor; one at
+  // 1.9 ms, cheaper and untimed ops all of theirs.
+  EXPECT_THAT(
+      TurnShares({1e-3, 1e-3, 8e-3, 0.1, 5e-4, -1, 1.9e-3}),
+      ElementsAre(DoubleEq(1), DoubleEq(1), DoubleEq(0.25), DoubleEq(kMinShare),
+                  DoubleEq(1), DoubleEq(1), DoubleEq(1)));
   EXPECT_THAT(TurnShares({2e-3, 2e-3, 2e-3}),
               ElementsAre(DoubleEq(1), DoubleEq(1), DoubleEq(1)));
   EXPECT_THAT(TurnShares({-1, -1}), ElementsAre(DoubleEq(1), DoubleEq(1)));
@@ -44,7 +46,7 @@ std::vector<int> Turns(OpSchedule& s, size_t n_ops, int draws) {
 TEST(OpScheduleTest, TimeIsSharedRatherThanTurns) {
   const std::vector<std::string> ops = {"a", "b", "c", "slow"};
   OpSchedule s(7);
-  s.Update(ops, Timed({{"a", 1e-4}, {"b", 1e-4}, {"c", 1e-4}, {"slow", 4e-4}},
+  s.Update(ops, Timed({{"a", 1e-4}, {"b", 1e-4}, {"c", 1e-4}, {"slow", 8e-4}},
                       kMinDrawsToTime));
   const std::vector<int> turns = Turns(s, ops.size(), 13000);
   // A quarter of its turns: 1,000 draws to the others' 4,000 each.
