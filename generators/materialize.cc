@@ -180,6 +180,16 @@ at::Tensor MakeContiguousNestedTensor(DType dtype,
   return NestedView(buffer.to(device), components);
 }
 
+at::Tensor MakeContiguousLike(const TensorSpec& spec,
+                              const std::vector<uint8_t>& values,
+                              const at::Device& device) {
+  if (spec.is_nested()) {
+    return MakeContiguousNestedTensor(
+        spec.dtype, ComponentSizes(spec.components), values, device);
+  }
+  return MakeContiguousTensor(spec.dtype, spec.layout.sizes, values).to(device);
+}
+
 std::vector<uint8_t> ReadStorageBytes(const at::Tensor& tensor) {
   at::NoGradGuard no_grad;
   const c10::Storage& storage = tensor.storage();

@@ -63,6 +63,13 @@ at::Tensor MakeContiguousNestedTensor(DType dtype,
                                       const std::vector<uint8_t>& values,
                                       const at::Device& device);
 
+// A contiguous tensor on `device` of `spec`'s dtype and sizes (its
+// components' sizes, nested) holding `values`, row-major: MakeContiguous-
+// Tensor or MakeContiguousNestedTensor by the spec.
+at::Tensor MakeContiguousLike(const TensorSpec& spec,
+                              const std::vector<uint8_t>& values,
+                              const at::Device& device);
+
 // `tensor` as a strided tensor of the same values: a sparse, compressed
 // or mkldnn result densified, a ZeroTensor (autograd's zeros, with no
 // memory behind them) made real, any other tensor as it is. Results and

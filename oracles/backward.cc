@@ -64,6 +64,16 @@ CallResult RunBackward(const std::vector<at::Tensor>& outputs,
                      });
 }
 
+std::optional<std::vector<at::Tensor>> GradientsOn(
+    const c10::OperatorHandle& op, const Case& c, CaseTensors& tensors) {
+  absl::StatusOr<CallResult> r = Invoke(op, c, tensors.args);
+  if (!r.ok() || r->outcome != CallOutcome::kOk) return std::nullopt;
+  CallResult g =
+      RunBackward(r->outputs, GradInputs(tensors.args), tensors.grad_outputs);
+  if (g.outcome != CallOutcome::kOk) return std::nullopt;
+  return std::move(g.outputs);
+}
+
 Gradients RunBothBackward(const CaseTensors& baseline,
                           const CaseTensors& variant, const CallResult& b,
                           const CallResult& v) {

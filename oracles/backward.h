@@ -11,6 +11,7 @@
 
 #include <ATen/ATen.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,11 @@ struct Gradients {
 Gradients RunBothBackward(const CaseTensors& baseline,
                           const CaseTensors& variant, const CallResult& b,
                           const CallResult& v);
+
+// Gradients of the op's outputs on `tensors` (forward, then backward with
+// their grad_outputs); nullopt when either fails.
+std::optional<std::vector<at::Tensor>> GradientsOn(
+    const c10::OperatorHandle& op, const Case& c, CaseTensors& tensors);
 
 // The outputs of an op that backward differentiates: those requiring grad.
 std::vector<at::Tensor> DifferentiableOutputs(

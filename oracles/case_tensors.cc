@@ -324,14 +324,16 @@ CaseTensors MaterializeRereadBaseline(const CaseTensors& variant,
       variant,
       [&](const StorageGroup& group, size_t i, const at::Tensor& now) {
         const TensorSpec& spec = group.specs[i];
-        return MakeContiguousTensor(
-                   spec.dtype, spec.layout.sizes,
-                   BytesBefore(group, group.args[i] == arg
-                                          ? indices
-                                          : SpecStorageIndices(spec)))
-            .to(now.device());
+        return MakeContiguousLike(
+            spec,
+            BytesBefore(group, group.args[i] == arg ? indices
+                                                    : SpecStorageIndices(spec)),
+            now.device());
       },
-      [](const at::Tensor& g) { return ReadDense(g).to(g.device()); });
+      [](const at::Tensor& g) {
+        return g.is_nested() ? ContiguousNestedCopy(g, BaselineDevice::kVariant)
+                             : ReadDense(g).to(g.device());
+      });
 }
 
 CaseTensors MaterializeBaselineBefore(const CaseTensors& variant) {

@@ -95,7 +95,9 @@ CaseTensors MaterializeBaselineBefore(const CaseTensors& variant);
 // that group member `arg` ("self", "tensors[1]") holds the snapshot's
 // elements at `indices`, row-major over its sizes: its storage read some
 // other way than its layout says, as a kernel with a layout mistake reads
-// it (oracles/mechanism.h). Every index lies inside the storage.
+// it (oracles/mechanism.h); for a nested member, its components' elements
+// one after another, as a contiguous nested tensor of its components'
+// sizes. Every index lies inside the storage.
 CaseTensors MaterializeRereadBaseline(const CaseTensors& variant,
                                       const std::string& arg,
                                       const std::vector<int64_t>& indices);

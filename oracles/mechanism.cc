@@ -25,14 +25,32 @@ enum class Reading : uint8_t {
   kIgnoringOffset,  // Its strides from the storage's start.
 };
 
-// The storage index each logical element (row-major) is read from or
-// written to under `reading`; nothing when that is where the layout puts
-// them anyway, or outside the storage's `elements`.
-std::optional<std::vector<int64_t>> ReadingIndices(const TensorSpec& spec,
-                                                   Reading reading,
-                                                   int64_t elements) {
-  const std::vector<int64_t> layout = SpecStorageIndices(spec);
-  std::vector<int64_t> indices = layout;
+// The storage index each element of a nested spec's components (one after
+// another, each row-major) is read from under `reading`: as if each
+// component were contiguous from its own offset (kAsContiguous), or as if
+// all of them were, packed from the buffer's start (kIgnoringOffset); a
+// nested kernel has no memory order of its own to walk.
+std::optional<std::vector<int64_t>> ComponentReadingIndices(
+    const Components& components, Reading reading) {
+  if (reading == Reading::kMemoryOrder) return std::nullopt;
+  std::vector<int64_t> indices;
+  int64_t packed = 0;
+  for (const StridedLayout& component : components) {
+    const int64_t numel = ComputeNumel(component.sizes);
+    const int64_t from =
+        reading == Reading::kAsContiguous ? component.storage_offset : packed;
+    for (int64_t j = 0; j < numel; ++j) indices.push_back(from + j);
+    packed += numel;
+  }
+  return indices;
+}
+
+// The storage index each logical element (row-major) of a dense spec is
+// read from or written to under `reading`; nothing when the reading is
+// undefined (memory order of elements sharing memory).
+std::optional<std::vector<int64_t>> DenseReadingIndices(const TensorSpec& spec,
+                                                        Reading reading) {
+  std::vector<int64_t> indices = SpecStorageIndices(spec);
   switch (reading) {
     case Reading::kMemoryOrder:
       std::sort(indices.begin(), indices.end());
@@ -50,8 +68,21 @@ std::optional<std::vector<int64_t>> ReadingIndices(const TensorSpec& spec,
       for (int64_t& index : indices) index -= spec.layout.storage_offset;
       break;
   }
-  if (indices == layout) return std::nullopt;
-  for (int64_t index : indices) {
+  return indices;
+}
+
+// The storage index of each element under `reading`; nothing when that is
+// where the layout puts them anyway, or outside the storage's `elements`.
+std::optional<std::vector<int64_t>> ReadingIndices(const TensorSpec& spec,
+                                                   Reading reading,
+                                                   int64_t elements) {
+  const std::optional<std::vector<int64_t>> indices =
+      spec.is_nested() ? ComponentReadingIndices(spec.components, reading)
+                       : DenseReadingIndices(spec, reading);
+  if (!indices.has_value() || *indices == SpecStorageIndices(spec)) {
+    return std::nullopt;
+  }
+  for (int64_t index : *indices) {
     if (index < 0 || index >= elements) return std::nullopt;
   }
   return indices;
@@ -70,8 +101,19 @@ at::Tensor FromBytes(DType dtype, const std::vector<uint8_t>& bytes) {
 
 bool Agree(const at::Tensor& expected, const at::Tensor& actual,
            Comparison comparison) {
-  return expected.defined() && actual.defined() &&
-         !CompareValues(expected, actual, comparison).has_value();
+  if (!expected.defined() || !actual.defined() ||
+      expected.is_nested() != actual.is_nested()) {
+    return false;
+  }
+  if (!expected.is_nested()) {
+    return !CompareValues(expected, actual, comparison).has_value();
+  }
+  const std::vector<at::Tensor> e = expected.unbind(), a = actual.unbind();
+  if (e.size() != a.size()) return false;
+  for (size_t i = 0; i < e.size(); ++i) {
+    if (!Agree(e[i], a[i], comparison)) return false;
+  }
+  return true;
 }
 
 // The index of the result named `name`, or nothing.
@@ -170,7 +212,6 @@ bool FilledAsContiguous(const Simulation& s, size_t i) {
 bool ReadSo(const Simulation& s, const StorageGroup& group, size_t member,
             Reading reading) {
   const TensorSpec& spec = group.specs[member];
-  if (spec.is_nested()) return false;
   if (!IsFloating(spec.dtype) && !IsComplex(spec.dtype) &&
       reading != Reading::kMemoryOrder) {
     return false;
@@ -180,6 +221,35 @@ bool ReadSo(const Simulation& s, const StorageGroup& group, size_t member,
   if (!indices.has_value()) return false;
   CaseTensors reread =
       MaterializeRereadBaseline(*s.variant, group.args[member], *indices);
+  const std::optional<std::vector<at::Tensor>> results = s.call(reread);
+  if (!results.has_value() || results->size() != s.actual.size()) return false;
+  for (size_t i = 0; i < results->size(); ++i) {
+    if (!Agree((*results)[i], s.actual[i], s.comparison)) return false;
+  }
+  return !s.actual.empty();
+}
+
+// The gradients with grad_output `k` read under `reading` match the
+// variant's: a backward kernel that reads the gradient it is given as if
+// it were contiguous, or in memory order.
+bool GradOutputReadSo(const Simulation& s, size_t k, Reading reading) {
+  const TensorSpec& spec = s.c->grad_outputs[k];
+  const at::Tensor& given = s.variant->grad_outputs[k];
+  if ((!IsFloating(spec.dtype) && !IsComplex(spec.dtype)) || !given.defined()) {
+    return false;
+  }
+  const std::vector<uint8_t> storage = ReadStorageBytes(given);
+  const int64_t size = ElementSize(spec.dtype);
+  const std::optional<std::vector<int64_t>> indices = ReadingIndices(
+      spec, reading, static_cast<int64_t>(storage.size()) / size);
+  if (!indices.has_value()) return false;
+  std::vector<uint8_t> bytes;
+  for (int64_t index : *indices) {
+    bytes.insert(bytes.end(), storage.begin() + index * size,
+                 storage.begin() + (index + 1) * size);
+  }
+  CaseTensors reread = MaterializeBaselineBefore(*s.variant);
+  reread.grad_outputs[k] = MakeContiguousLike(spec, bytes, given.device());
   const std::optional<std::vector<at::Tensor>> results = s.call(reread);
   if (!results.has_value() || results->size() != s.actual.size()) return false;
   for (size_t i = 0; i < results->size(); ++i) {
@@ -334,12 +404,35 @@ bool HoldsPoison(const Simulation& s) {
   return false;
 }
 
+// The mechanism of a tensor read under `reading`.
+std::string ReadingName(const TensorSpec& spec, Reading reading) {
+  if (spec.is_nested()) return "reads_components_as_contiguous";
+  return reading == Reading::kIgnoringOffset ? "reads_ignoring_offset"
+                                             : "reads_as_contiguous";
+}
+
 bool IsWritten(const Simulation& s, const std::string& member) {
   return std::find(s.written.begin(), s.written.end(), member) !=
          s.written.end();
 }
 
 }  // namespace
+
+Simulation SimulationOf(
+    const Case& c, const CaseTensors& variant, std::vector<std::string> names,
+    std::vector<at::Tensor> expected, std::vector<at::Tensor> actual,
+    Comparison comparison,
+    std::function<std::optional<std::vector<at::Tensor>>(CaseTensors&)> call) {
+  Simulation s;
+  s.c = &c;
+  s.variant = &variant;
+  s.names = std::move(names);
+  s.expected = std::move(expected);
+  s.actual = std::move(actual);
+  s.comparison = comparison;
+  s.call = std::move(call);
+  return s;
+}
 
 std::optional<Explanation> ExplainWrongValues(const Simulation& s) {
   at::NoGradGuard no_grad;
@@ -378,12 +471,17 @@ std::optional<Explanation> ExplainWrongValues(const Simulation& s) {
                           Reading::kIgnoringOffset}) {
     for (const StorageGroup& group : groups) {
       for (size_t m = 0; m < group.args.size(); ++m) {
-        if (!IsWritten(s, group.args[m]) && ReadSo(s, group, m, reading)) {
-          return Explanation{reading == Reading::kIgnoringOffset
-                                 ? "reads_ignoring_offset"
-                                 : "reads_as_contiguous",
-                             group.args[m]};
+        if (IsWritten(s, group.args[m]) || !ReadSo(s, group, m, reading)) {
+          continue;
         }
+        return Explanation{ReadingName(group.specs[m], reading), group.args[m]};
+      }
+    }
+    const size_t grads = s.gradient ? s.c->grad_outputs.size() : 0;
+    for (size_t k = 0; k < grads && k < s.variant->grad_outputs.size(); ++k) {
+      if (GradOutputReadSo(s, k, reading)) {
+        return Explanation{ReadingName(s.c->grad_outputs[k], reading),
+                           "grad_output"};
       }
     }
   }

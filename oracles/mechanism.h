@@ -26,6 +26,13 @@
 //    dense one reads the same both ways); or read at its strides from the
 //    storage's start ("reads_ignoring_offset"); simulated by calling the
 //    op on a contiguous baseline whose one argument holds those elements;
+//    for a gradient, by running the backward on such a baseline, and with
+//    the gradient it is given (a grad_output) read so as well;
+//  - a nested input whose components are read as if each were contiguous
+//    from its own offset, or as if all were, packed one after another
+//    from the buffer's start ("reads_components_as_contiguous": what a
+//    nested kernel does that applies a dense op to the buffer and wraps
+//    the result with the components' sizes alone);
 //  - an op that walks its positions in the order an argument's elements
 //    lie in memory where it promises row-major order (a source consumed,
 //    a running count kept, in that order): simulated by calling the op
@@ -78,7 +85,19 @@ struct Simulation {
   // The op's call on other tensors (a reread baseline): its results in the
   // same order, or nothing when it raised.
   std::function<std::optional<std::vector<at::Tensor>>(CaseTensors&)> call;
+  // The results are gradients (`call` runs the op's backward): the
+  // grad_outputs are read wrongly in turn too.
+  bool gradient = false;
 };
+
+// The simulation of a variant's results `actual` (named `names`) against
+// the baseline's `expected`, with `call` the op (or its backward) on other
+// tensors.
+Simulation SimulationOf(
+    const Case& c, const CaseTensors& variant, std::vector<std::string> names,
+    std::vector<at::Tensor> expected, std::vector<at::Tensor> actual,
+    Comparison comparison,
+    std::function<std::optional<std::vector<at::Tensor>>(CaseTensors&)> call);
 
 struct Explanation {
   std::string mechanism;  // "writes_as_contiguous", ...

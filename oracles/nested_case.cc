@@ -15,6 +15,7 @@
 #include "oracles/device_sync.h"
 #include "oracles/invoke.h"
 #include "oracles/judgement.h"
+#include "oracles/mechanism.h"
 #include "oracles/nested_promises.h"
 
 namespace dpfuzz {
@@ -226,13 +227,34 @@ std::optional<CaseOutcome> CheckPaddedReference(const Case& c,
   return finding;
 }
 
+// Whether each grad_output has its result's sizes, component by component.
+// Python's autograd checks it ("Mismatch in shape"); the C++ engine does not
+// for nested tensors, so a case that fails it is one users cannot make.
+bool GradOutputsFit(const std::vector<at::Tensor>& outputs,
+                    const std::vector<at::Tensor>& grad_outputs) {
+  const std::vector<at::Tensor> differentiable = DifferentiableOutputs(outputs);
+  if (differentiable.size() != grad_outputs.size()) return true;  // Refused.
+  for (size_t i = 0; i < grad_outputs.size(); ++i) {
+    const std::vector<at::Tensor> r = Parts(differentiable[i]);
+    const std::vector<at::Tensor> g = Parts(grad_outputs[i]);
+    if (r.size() != g.size()) return false;
+    for (size_t k = 0; k < r.size(); ++k) {
+      if (r[k].sizes() != g[k].sizes()) return false;
+    }
+  }
+  return true;
+}
+
 // Gradients through the op: the contiguous nested baseline's, with
 // contiguous nested grad_outputs, against the variant's, with the case's
 // strided ones, component by component. Both sides refusing backward
-// (an op without a nested derivative) is no finding.
+// (an op without a nested derivative) is no finding, nor are grad_outputs
+// that do not fit the results.
 std::optional<CaseOutcome> CompareGradients(
-    const Case& c, const CaseTensors& baseline, const CaseTensors& variant,
-    const CallResult& b, const CallResult& v, Comparison comparison) {
+    const c10::OperatorHandle& op, const Case& c, const CaseTensors& baseline,
+    const CaseTensors& variant, const CallResult& b, const CallResult& v,
+    Comparison comparison) {
+  if (!GradOutputsFit(b.outputs, baseline.grad_outputs)) return std::nullopt;
   const Gradients g = RunBothBackward(baseline, variant, b, v);
   const CallResult& gb = g.baseline;
   const CallResult& gv = g.variant;
@@ -245,6 +267,20 @@ std::optional<CaseOutcome> CompareGradients(
         CompareResult(gb.outputs[i], gv.outputs[i], names[i], comparison);
     if (!diff.has_value()) continue;
     diff->verdict = Verdict::kGradMismatch;
+    // Gradient i on other tensors, for its mechanism.
+    Simulation s = SimulationOf(
+        c, variant, {names[i]}, {gb.outputs[i]}, {gv.outputs[i]}, comparison,
+        [&op, &c, i](CaseTensors& t) -> std::optional<std::vector<at::Tensor>> {
+          const at::AutoGradMode grad_mode(true);
+          std::optional<std::vector<at::Tensor>> grads = GradientsOn(op, c, t);
+          if (!grads.has_value() || i >= grads->size()) return std::nullopt;
+          return std::vector<at::Tensor>{(*grads)[i]};
+        });
+    s.gradient = true;
+    if (std::optional<Explanation> e = ExplainWrongValues(s)) {
+      diff->evidence.mechanism = e->mechanism;
+      diff->evidence.mechanism_argument = e->argument;
+    }
     return diff;
   }
   return std::nullopt;
@@ -312,6 +348,36 @@ std::optional<CaseOutcome> CheckFromPaddedReference(const Case& c,
   return std::nullopt;
 }
 
+// `diff`, a wrong-values finding, with the mechanism that reproduces it
+// when one does (Note [Mechanisms by simulation]): a nested kernel that
+// reads its buffer as if the components were contiguous.
+CaseOutcome Explained(CaseOutcome diff, const c10::OperatorHandle& op,
+                      const Case& c, const CaseTensors& variant,
+                      const CallResult& b, const CallResult& v,
+                      Comparison comparison) {
+  if (diff.verdict != Verdict::kMismatch &&
+      diff.verdict != Verdict::kNanIntroduced) {
+    return diff;
+  }
+  std::vector<std::string> names;
+  for (size_t i = 0; i < b.outputs.size(); ++i) {
+    names.push_back(absl::StrCat("output ", i));
+  }
+  const Simulation s = SimulationOf(
+      c, variant, std::move(names), b.outputs, v.outputs, comparison,
+      [&op,
+       &c](CaseTensors& tensors) -> std::optional<std::vector<at::Tensor>> {
+        absl::StatusOr<CallResult> r = Invoke(op, c, tensors.args);
+        if (!r.ok() || r->outcome != CallOutcome::kOk) return std::nullopt;
+        return r->outputs;
+      });
+  if (std::optional<Explanation> e = ExplainWrongValues(s)) {
+    diff.evidence.mechanism = e->mechanism;
+    diff.evidence.mechanism_argument = e->argument;
+  }
+  return diff;
+}
+
 }  // namespace
 
 bool HasNestedTensor(const Case& c) {
@@ -370,7 +436,8 @@ absl::StatusOr<CaseOutcome> RunNestedCase(const OpSpec& spec, const Case& c) {
   }
   if (std::optional<CaseOutcome> diff =
           CompareResults(b, v, spec.comparison, values)) {
-    return *diff;
+    if (!values) return *diff;
+    return Explained(*std::move(diff), op, c, variant, b, v, spec.comparison);
   }
   if (!values) return CaseOutcome{};
   switch (spec.nested_reference) {
@@ -397,7 +464,7 @@ absl::StatusOr<CaseOutcome> RunNestedCase(const OpSpec& spec, const Case& c) {
   }
   if (!c.grad_outputs.empty()) {
     if (std::optional<CaseOutcome> grads =
-            CompareGradients(c, baseline, variant, b, v, spec.comparison)) {
+            CompareGradients(op, c, baseline, variant, b, v, spec.comparison)) {
       return *grads;
     }
   }

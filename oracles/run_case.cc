@@ -243,18 +243,6 @@ std::string Unstable(
   return any ? IllConditionedReason(where) : "";
 }
 
-// Gradients of the op's outputs on `tensors` (forward, then backward with
-// their grad_outputs); nullopt when either fails.
-std::optional<std::vector<at::Tensor>> GradientsOn(
-    const c10::OperatorHandle& op, const Case& c, CaseTensors& tensors) {
-  absl::StatusOr<CallResult> r = Invoke(op, c, tensors.args);
-  if (!r.ok() || r->outcome != CallOutcome::kOk) return std::nullopt;
-  CallResult g =
-      RunBackward(r->outputs, GradInputs(tensors.args), tensors.grad_outputs);
-  if (g.outcome != CallOutcome::kOk) return std::nullopt;
-  return std::move(g.outputs);
-}
-
 // Note [Unsteady baseline gradients]
 // A gradient the contiguous baseline does not give twice alike holds
 // memory the backward never wrote: arguments of a shape the kernel does
@@ -271,6 +259,23 @@ bool BaselineGradientUnsteady(
   if (!grads.has_value() || i >= grads->size()) return false;
   return CompareValues(first, per_location((*grads)[i]), Comparison::kTolerance)
       .has_value();
+}
+
+// A gradient finding's mechanism, when one reproduces it (Note [Mechanisms
+// by simulation]): the backward run on the baseline with an input, or the
+// gradient it was given, read as the variant's kernel may have read it.
+void ExplainGradient(
+    CaseOutcome& outcome, const Case& c, const CaseTensors& variant,
+    const at::Tensor& expected, const at::Tensor& actual,
+    const std::function<std::optional<std::vector<at::Tensor>>(CaseTensors&)>&
+        gradient) {
+  Simulation s = SimulationOf(c, variant, {outcome.evidence.where}, {expected},
+                              {actual}, Comparison::kTolerance, gradient);
+  s.gradient = true;
+  if (std::optional<Explanation> e = ExplainWrongValues(s)) {
+    outcome.evidence.mechanism = e->mechanism;
+    outcome.evidence.mechanism_argument = e->argument;
+  }
 }
 
 std::optional<CaseOutcome> CheckBackward(
@@ -343,6 +348,8 @@ std::optional<CaseOutcome> CheckBackward(
           Unstable(variant, {}, {{expected}, {outcome.evidence.where}},
                    {{actual}, {outcome.evidence.where}}, outcome.evidence.where,
                    b.outputs, /*gradient=*/true, gradient);
+      if (!shared)
+        ExplainGradient(outcome, c, variant, expected, actual, gradient);
       return outcome;
     }
   }
@@ -454,15 +461,9 @@ CaseOutcome Explained(CaseOutcome outcome, const c10::OperatorHandle& op,
                       const std::vector<std::string>& written) {
   if (judged.rules & kRuleNondeterministic) return outcome;
   const auto forward = ForwardResults(op, c, written);
-  Simulation s;
-  s.c = &c;
-  s.variant = &variant;
+  Simulation s = SimulationOf(c, variant, v.names, b.tensors, v.tensors,
+                              judged.comparison, forward);
   s.written = written;
-  s.names = v.names;
-  s.expected = b.tensors;
-  s.actual = v.tensors;
-  s.comparison = judged.comparison;
-  s.call = forward;
   if (std::optional<Explanation> e = ExplainWrongValues(s)) {
     outcome.evidence.mechanism = e->mechanism;
     outcome.evidence.mechanism_argument = e->argument;

@@ -155,6 +155,12 @@ constexpr MechanismText kMechanismTexts[] = {
      "lie in memory, where the op promises row-major order: what depends on "
      "that order (a source consumed, a running count) lands at other "
      "positions when $ARG is transposed or channels_last."},
+    {"reads_components_as_contiguous",
+     "reads the components of nested $ARG as if they were contiguous",
+     "These nested-tensor kernels read the buffer of $ARG as if its "
+     "components lay in it contiguous, one after another, ignoring their "
+     "strides and offsets. Transposed, gapped or reordered components (a "
+     "transpose(1, 2), a view) give wrong values with no error."},
     {"reads_ignoring_offset", "reads $ARG ignoring its storage offset",
      "These kernels read $ARG at its strides from the start of its storage. "
      "A view with a storage offset (a narrow or a select) is read as the "

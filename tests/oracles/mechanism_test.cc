@@ -161,6 +161,27 @@ TEST(MechanismTest, EachPlantedMistakeIsNamedOnItsArgument) {
   }
 }
 
+// A backward that reads the gradient it is given as if it were contiguous:
+// the baseline's backward run with grad_output read so gives the variant's
+// gradient.
+TEST(MechanismTest, AGradientReadAsContiguousIsNamedOnGradOutput) {
+  Case c;
+  c.op = "planted::bad_grad_double";
+  c.variant = Variant::kFunctional;
+  Argument self = Laid("self", {3, 4}, {4, 1});
+  std::get<TensorSpec>(self.value).requires_grad = true;
+  c.args = {self};
+  Rng rng(9);
+  TensorSpec grad = Values({3, 4}, DType::kFloat32, rng);
+  grad.layout = StridedLayout{{3, 4}, {1, 3}, 0};
+  c.grad_outputs = {grad};
+  absl::StatusOr<CaseOutcome> o = RunCase(SpecOf(c.op), c);
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->verdict, Verdict::kGradMismatch) << o->evidence.detail;
+  EXPECT_EQ(o->evidence.mechanism, "reads_as_contiguous");
+  EXPECT_EQ(o->evidence.mechanism_argument, "grad_output");
+}
+
 TEST(MechanismTest, AgreeingCasesAndCorrectOpsHaveNone) {
   const CaseOutcome o =
       RunOn("planted::good_neg", Variant::kOut,
