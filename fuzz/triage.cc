@@ -341,9 +341,12 @@ std::optional<Triage::Reduced> Triage::ReduceAndBlame(
        << ReductionSummary(found.c, r) << std::endl;
   spent_seconds_ += Seconds(start);
   if (r.flaky) return std::nullopt;
+  const auto blame_start = std::chrono::steady_clock::now();
+  // Note [Reductions that keep the layout] (reducers/blame.h).
   Reduced reduced{
-      r.finding, r.budget_exhausted && options.max_seconds < kReduceMaxSeconds};
-  reduced.finding.blame = BlameOf(reduced.finding, runner);
+      BlamedReduction(found, r.finding, run, kBlameMaxCalls),
+      r.budget_exhausted && options.max_seconds < kReduceMaxSeconds};
+  spent_seconds_ += Seconds(blame_start);
   return reduced;
 }
 

@@ -251,4 +251,15 @@ BlameResult FindBlame(const Finding& finding, const CaseRunner& run,
   return Blamer(finding, run, max_calls).Blame(finding.c);
 }
 
+Finding BlamedReduction(const Finding& found, Finding reduced,
+                        const CaseRunner& run, int max_calls) {
+  reduced.blame = FindBlame(reduced, run, max_calls).blame;
+  if (reduced.blame.feature != "no_layout" || reduced.c == found.c) {
+    return reduced;
+  }
+  Finding kept = found;
+  kept.blame = FindBlame(found, run, max_calls).blame;
+  return kept.blame.feature == "no_layout" ? reduced : kept;
+}
+
 }  // namespace dpfuzz

@@ -44,6 +44,23 @@ struct BlameResult {
 BlameResult FindBlame(const Finding& finding, const CaseRunner& run,
                       int max_calls);
 
+// Note [Reductions that keep the layout]
+// A reduction keeps a candidate while it shows the same key (op, variant,
+// verdict), and arguments that stop fitting each other can show that key
+// with no layout at all: a pooling window shrunk to size 0 whose kernel
+// then reads past random samples made 0-dim, where the out= call and the
+// functional one meet different memory. Such a reduced case needs no
+// layout (blame "no_layout") where the case found needed one: it shows an
+// invalid-argument bug, not the layout bug found. So a reduction that needs
+// no layout is checked against the case found: when that one's blame
+// names a layout, the reduction is dropped and the finding kept as found,
+// blamed on its own layout.
+//
+// `reduced` (a reduction of `found`) with its blame, or `found` with its own
+// where the reduction lost the layout `found` needs.
+Finding BlamedReduction(const Finding& found, Finding reduced,
+                        const CaseRunner& run, int max_calls);
+
 // `c` with what `blame` names taken away: the culprits' tensors contiguous
 // and unshared, or for "aliasing" no argument sharing memory. A finding of
 // another case that goes away in it needs the same culprit and feature.

@@ -131,6 +131,44 @@ TEST(BlameTest, ABugWithoutLayoutHasNoCulprit) {
   EXPECT_EQ(b.feature, "no_layout");
 }
 
+// Note [Reductions that keep the layout]: the bug shows with a transposed
+// out, and also, with any layout, when the window is 0 (arguments that do
+// not fit). A reduction to window 0 and a plain out is another bug: the
+// finding is kept as found, blamed on out. One that keeps out transposed
+// is kept.
+TEST(BlameTest, AReductionThatLosesTheLayoutIsDropped) {
+  const auto shows = [](const Case& c) {
+    const Argument* window = FindArgument(c, "window");
+    return std::get<int64_t>(window->value) == 0 ||
+           (ComputeLayoutFeatures(Arg(c, "out").layout) & kFeaturePermuted);
+  };
+  CaseOutcome o;
+  o.verdict = Verdict::kMismatch;
+  Case found = ThreeArguments(Spec({2, 3}, {3, 1}, 0));
+  std::get<TensorSpec>(found.args[2].value).layout =
+      StridedLayout{{2, 3}, {1, 2}, 0};
+  found.args.push_back({"window", int64_t{2}});
+  Case lost = ThreeArguments(Spec({2, 3}, {3, 1}, 0));
+  lost.args.push_back({"window", int64_t{0}});
+  std::get<TensorSpec>(lost.args[1].value).layout =
+      StridedLayout{{2, 3}, {3, 1}, 0};
+  int calls = 0;
+  const Finding kept = BlamedReduction(
+      MakeFinding(found, o), MakeFinding(lost, o), RunnerOf(shows, &calls), 24);
+  EXPECT_EQ(kept.c, found);
+  EXPECT_EQ(kept.blame.culprit, "out");
+  EXPECT_EQ(kept.blame.feature, "permuted");
+
+  Case smaller = found;
+  std::get<TensorSpec>(smaller.args[1].value).layout =
+      StridedLayout{{2, 3}, {3, 1}, 0};
+  const Finding reduced =
+      BlamedReduction(MakeFinding(found, o), MakeFinding(smaller, o),
+                      RunnerOf(shows, &calls), 24);
+  EXPECT_EQ(reduced.c, smaller);
+  EXPECT_EQ(reduced.blame.culprit, "out");
+}
+
 TEST(BlameTest, WithoutBlamedMakesTheCulpritPlain) {
   Case c = ThreeArguments(Spec({2, 3}, {1, 4}, 5));
   const Case plain = WithoutBlamed(c, Blame{"self", "gapped"});
