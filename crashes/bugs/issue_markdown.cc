@@ -40,8 +40,10 @@ struct Culprit {
   std::string words;
 };
 
-Culprit Describe(const std::string& name, const TensorSpec& spec,
-                 const std::string& feature) {
+// The words of a layout's features, or of `feature` alone when given
+// ("permuted" -> "transposed" for a 2-d tensor).
+std::vector<std::string> FeatureWords(const StridedLayout& layout,
+                                      const std::string& feature) {
   static constexpr std::pair<LayoutFeature, const char*> kWords[] = {
       {kFeaturePermuted, "permuted"},
       {kFeatureChannelsLast, "channels_last"},
@@ -52,36 +54,90 @@ Culprit Describe(const std::string& name, const TensorSpec& spec,
       {kFeatureOverlapping, "overlapping itself"},
       {kFeatureOddUnitStride, "strided along size-1 dims"}};
   std::vector<std::string> words;
-  const uint32_t features = ComputeLayoutFeatures(spec.layout);
+  const uint32_t features = ComputeLayoutFeatures(layout);
   for (const auto& [bit, word] : kWords) {
     if (feature.empty() ? (features & bit) != 0
                         : LayoutFeatureName(bit) == feature) {
-      words.push_back(bit == kFeaturePermuted && spec.dim() == 2 ? "transposed"
-                                                                 : word);
+      words.push_back(
+          bit == kFeaturePermuted && layout.dim() == 2 ? "transposed" : word);
     }
   }
-  return {name, StrCat(DTypeName(spec.dtype), " ", LayoutToString(spec.layout)),
-          feature == "dtype" ? StrCat("of dtype ", DTypeName(spec.dtype))
-                             : StrJoin(words, ", ")};
+  return words;
 }
 
-// The tensors of `arg` (one, or a list's), named as a snippet names them.
-std::vector<std::pair<std::string, TensorSpec>> TensorsOf(const Argument& arg) {
-  std::vector<TensorSpec> specs;
-  if (const auto* t = std::get_if<TensorSpec>(&arg.value)) specs = {*t};
-  if (const auto* l = std::get_if<std::vector<TensorSpec>>(&arg.value)) {
-    specs = *l;
+// A nested tensor's components in words: those of their layouts ("nested,
+// its components transposed"), or of where they lie in their buffer.
+std::string NestedWords(const TensorSpec& spec, const std::string& feature) {
+  if (feature == "nested_component_order") {
+    return "nested, its components out of order or apart in their buffer";
   }
-  std::vector<std::pair<std::string, TensorSpec>> out;
-  for (size_t i = 0; i < specs.size(); ++i) {
-    out.emplace_back(
-        StrCat(arg.name, specs.size() > 1 ? StrCat("[", i, "]") : ""),
-        specs[i]);
+  const std::string own = absl::StartsWith(feature, "nested_")
+                              ? feature.substr(std::string("nested_").size())
+                              : "";
+  std::vector<std::string> words;
+  for (const StridedLayout& component : spec.components) {
+    for (const std::string& word : FeatureWords(component, own)) {
+      if (std::find(words.begin(), words.end(), word) == words.end()) {
+        words.push_back(word);
+      }
+    }
+  }
+  return words.empty()
+             ? "nested"
+             : StrCat("nested, its components ", StrJoin(words, ", "));
+}
+
+Culprit Describe(const std::string& name, const TensorSpec& spec,
+                 const std::string& feature) {
+  if (spec.is_nested()) {
+    return {
+        name,
+        StrCat(DTypeName(spec.dtype), " ", ComponentsToString(spec.components)),
+        NestedWords(spec, feature)};
+  }
+  return {name, StrCat(DTypeName(spec.dtype), " ", LayoutToString(spec.layout)),
+          feature == "dtype"
+              ? StrCat("of dtype ", DTypeName(spec.dtype))
+              : StrJoin(FeatureWords(spec.layout, feature), ", ")};
+}
+
+// A tensor of a case: the argument (or "grad_output", as blame names the
+// gradients given) and the name a snippet gives it.
+struct NamedSpec {
+  std::string argument;
+  std::string name;
+  TensorSpec spec;
+};
+
+// Every tensor of `c`, its grad_outputs last.
+std::vector<NamedSpec> TensorsOf(const Case& c) {
+  std::vector<NamedSpec> out;
+  for (const Argument& arg : c.args) {
+    std::vector<TensorSpec> specs;
+    if (const auto* t = std::get_if<TensorSpec>(&arg.value)) specs = {*t};
+    if (const auto* l = std::get_if<std::vector<TensorSpec>>(&arg.value)) {
+      specs = *l;
+    }
+    for (size_t i = 0; i < specs.size(); ++i) {
+      out.push_back(
+          {arg.name,
+           StrCat(arg.name, specs.size() > 1 ? StrCat("[", i, "]") : ""),
+           specs[i]});
+    }
+  }
+  for (size_t k = 0; k < c.grad_outputs.size(); ++k) {
+    out.push_back(
+        {"grad_output", StrCat("grad_output_", k), c.grad_outputs[k]});
   }
   return out;
 }
 
-bool IsPlain(const StridedLayout& l) {
+bool IsPlain(const TensorSpec& spec) {
+  if (spec.is_nested()) {
+    return spec.components ==
+           ContiguousComponents(ComponentSizes(spec.components));
+  }
+  const StridedLayout& l = spec.layout;
   return l.storage_offset == 0 &&
          l.strides == ComputeContiguousStrides(l.sizes);
 }
@@ -99,16 +155,14 @@ std::optional<Culprit> CulpritOf(const Finding& f,
       blamed.empty() ? f.outcome.evidence.mechanism_argument : blamed;
   std::vector<Culprit> strided;
   std::optional<Culprit> in_first;
-  for (const Argument& arg : f.c.args) {
-    for (const auto& [name, spec] : TensorsOf(arg)) {
-      if (!named.empty() && arg.name == named) {
-        return Describe(name, spec, blamed.empty() ? "" : f.blame.feature);
-      }
-      if (!in_first && std::count(first.begin(), first.end(), arg.name) != 0) {
-        in_first = Describe(name, spec, "");
-      }
-      if (!IsPlain(spec.layout)) strided.push_back(Describe(name, spec, ""));
+  for (const NamedSpec& t : TensorsOf(f.c)) {
+    if (!named.empty() && t.argument == named) {
+      return Describe(t.name, t.spec, blamed.empty() ? "" : f.blame.feature);
     }
+    if (!in_first && std::count(first.begin(), first.end(), t.argument) != 0) {
+      in_first = Describe(t.name, t.spec, "");
+    }
+    if (!IsPlain(t.spec)) strided.push_back(Describe(t.name, t.spec, ""));
   }
   if (in_first) return in_first;
   if (!strided.empty() && (!blamed.empty() || strided.size() == 1)) {
@@ -280,13 +334,10 @@ std::string IssueMarkdown(const Finding& finding, const IssueSnippet& snippet,
     with = StrCat("With `", culprit->name, "` as ", culprit->layout, ", ");
   } else if (!baseline) {
     std::vector<std::string> layouts;
-    for (const Argument& arg : finding.c.args) {
-      for (const auto& [name, spec] : TensorsOf(arg)) {
-        if (!IsPlain(spec.layout)) {
-          layouts.push_back(StrCat("`", name, "` as ", DTypeName(spec.dtype),
-                                   " ", LayoutToString(spec.layout)));
-        }
-      }
+    for (const NamedSpec& t : TensorsOf(finding.c)) {
+      if (IsPlain(t.spec)) continue;
+      const Culprit strided = Describe(t.name, t.spec, "");
+      layouts.push_back(StrCat("`", t.name, "` as ", strided.layout));
     }
     if (!layouts.empty()) {
       subject = " on strided arguments";

@@ -362,6 +362,28 @@ TEST(IssueMarkdownTest, NamesWhatTheFindingIsAbout) {
       << md;
 }
 
+// A nested culprit, here a gradient given, is named by where its components
+// lie.
+TEST(IssueMarkdownTest, NamesANestedGradOutput) {
+  CaseOutcome outcome;
+  outcome.verdict = Verdict::kGradMismatch;
+  Finding f = MakeFinding(
+      LoadKnownCase("nested_mul-backward-reordered-grad-read-as-dense"),
+      outcome);
+  f.blame = {"grad_output", "nested_component_order"};
+  IssueCheck check;
+  check.result = "not run: test";
+  const std::string md = IssueMarkdown(f, IssueSnippet{}, check, "dpfuzz");
+  EXPECT_TRUE(absl::StartsWith(
+      md,
+      "# aten::mul.Scalar gives wrong gradients when `grad_output_0` is "
+      "nested, its components out of order or apart in their buffer\n"))
+      << md;
+  EXPECT_TRUE(absl::StrContains(
+      md, "With `grad_output_0` as f64 nested{[1]@[1]+3, [3]@[1]+0}, "))
+      << md;
+}
+
 TEST(IssueMarkdownTest, WriteIssueWritesBothFiles) {
   const Finding f = NegFinding({{2, 3}, {1, 2}, 0}, Verdict::kMismatch, 1);
   absl::StatusOr<std::string> dir = MakeTempDirectory("dpfuzz_issue_test_");
