@@ -21,6 +21,7 @@ uint32_t EncodeCallPhase(const CallPhase& p) {
   return static_cast<uint32_t>(p.side) |
          (static_cast<uint32_t>(p.in_call) << 8) |
          (static_cast<uint32_t>(p.called) << 9) |
+         (static_cast<uint32_t>(p.densified) << 10) |
          (static_cast<uint32_t>(p.last_called) << 16);
 }
 
@@ -29,6 +30,7 @@ CallPhase DecodeCallPhase(uint32_t word) {
   p.side = (word & 0xff) == 1 ? CallSide::kVariant : CallSide::kBaseline;
   p.in_call = (word >> 8) & 1;
   p.called = (word >> 9) & 1;
+  p.densified = (word >> 10) & 1;
   p.last_called =
       ((word >> 16) & 0xff) == 1 ? CallSide::kVariant : CallSide::kBaseline;
   return p;
@@ -44,6 +46,12 @@ CallPhase CurrentCallPhase() {
 }
 
 void ResetCallPhase() { Store(CallPhase{}); }
+
+void MarkResultDensified() {
+  CallPhase p = CurrentCallPhase();
+  p.densified = true;
+  Store(p);
+}
 
 CallSideScope::CallSideScope(CallSide side) {
   CallPhase p = CurrentCallPhase();

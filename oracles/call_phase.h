@@ -48,10 +48,14 @@ struct CallPhase {
   bool in_call = false;                 // Inside an op call.
   bool called = false;                  // Any op call since the case began.
   CallSide last_called = CallSide::kBaseline;  // Side of the latest call.
+  // A call of this case returned a sparse or compressed result, which it
+  // read densified (to_dense, oracles/invoke.h): a death may be that
+  // to_dense's, and a repro must read the result so to show it.
+  bool densified = false;
 
   friend bool operator==(const CallPhase& a, const CallPhase& b) {
     return a.side == b.side && a.in_call == b.in_call && a.called == b.called &&
-           a.last_called == b.last_called;
+           a.last_called == b.last_called && a.densified == b.densified;
   }
 };
 
@@ -66,6 +70,10 @@ CallPhase CurrentCallPhase();
 
 // A new case: no call yet, baseline side.
 void ResetCallPhase();
+
+// The call in progress returned a sparse or compressed result and reads it
+// densified.
+void MarkResultDensified();
 
 // Calls made while it lives are on `side`.
 class CallSideScope {

@@ -220,6 +220,7 @@ absl::StatusOr<CallResult> Invoke(const c10::OperatorHandle& op, const Case& c,
         for (at::Tensor& t : outputs) {
           if (t.defined() && !t.is_nested() && t.layout() != at::kStrided) {
             densified = c10::str(t.layout());
+            MarkResultDensified();
             t = t.to_dense();
           }
           // A result with the negative or conjugate bit is read resolved;

@@ -465,6 +465,14 @@ TicketResult Supervisor::CulpritResult(const Ticket& ticket,
   r.kind = TicketResult::Kind::kCulprit;
   r.verdict = death.verdict;
   f.outcome.verdict = death.verdict;
+  if (death.phase.has_value() && death.phase->densified) {
+    // The op returned, and its sparse result was being read: a repro reads
+    // it the same way (Evidence::layout) to reach the same death.
+    f.outcome.evidence.layout = "sparse or compressed";
+    absl::StrAppend(&f.outcome.evidence.detail,
+                    "; the op returned a sparse or compressed result, read "
+                    "with to_dense(), which may be where it died");
+  }
   if (*side == CallSide::kBaseline) {
     f.outcome.kind = FindingKind::kBaselineFailure;
     f.outcome.evidence.where = "baseline";

@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "generators/case_json.h"
 #include "generators/op_registry.h"
+#include "oracles/call_phase.h"
 #include "oracles/run_case.h"
 
 namespace dpfuzz {
@@ -94,6 +95,30 @@ TEST(UnspecifiedResultsTest, ASparseResultGetsNoGradientCheck) {
         "specials": []}}]})json");
   EXPECT_FALSE(IsFinding(o.verdict))
       << VerdictName(o.verdict) << ": " << o.evidence.detail;
+}
+
+// A case whose op returns a sparse result marks its call phase densified,
+// which the supervisor reads when the worker dies (the to_dense may be
+// where it died); a dense op's does not.
+TEST(UnspecifiedResultsTest, ASparseResultMarksTheCallPhase) {
+  ResetCallPhase();
+  RunJson(R"json({"format": "dpfuzz-case", "version": 1,
+      "op": "aten::to_sparse", "overload": "", "variant": "functional",
+      "seed": 0, "args": [
+        {"name": "self", "tensor": {"device": "cpu", "dtype": "f32",
+         "requires_grad": false, "sizes": [2, 2], "storage_offset": 0,
+         "strides": [1, 2], "values": {"distribution": "ones",
+         "seed": 0, "specials": []}}}]})json");
+  EXPECT_TRUE(CurrentCallPhase().densified);
+  ResetCallPhase();
+  RunJson(R"json({"format": "dpfuzz-case", "version": 1,
+      "op": "aten::neg", "overload": "", "variant": "functional",
+      "seed": 0, "args": [
+        {"name": "self", "tensor": {"device": "cpu", "dtype": "f32",
+         "requires_grad": false, "sizes": [2, 2], "storage_offset": 0,
+         "strides": [1, 2], "values": {"distribution": "ones",
+         "seed": 0, "specials": []}}}]})json");
+  EXPECT_FALSE(CurrentCallPhase().densified);
 }
 
 }  // namespace

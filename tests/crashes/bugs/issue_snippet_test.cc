@@ -362,6 +362,27 @@ TEST(IssueMarkdownTest, NamesWhatTheFindingIsAbout) {
       << md;
 }
 
+// A death after the op returned a sparse result (Evidence::layout set from
+// the worker's call phase) is shown by reading the result as dpfuzz did:
+// to_dense, where sparse values of odd strides corrupt the heap.
+TEST(IssueSnippetTest, ASparseResultIsReadDenseWhereTheWorkerDid) {
+  CaseOutcome outcome;
+  outcome.verdict = Verdict::kCrash;
+  Finding f = MakeFinding(
+      LoadKnownCase(
+          "sparse_coo_tensor-to_dense-zero-stride-values-heap-overflow"),
+      outcome);
+  absl::StatusOr<IssueSnippet> plain = MakeIssueSnippet(f);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_FALSE(absl::StrContains(plain->python, ".to_dense()"))
+      << plain->python;
+  f.outcome.evidence.layout = "sparse or compressed";
+  absl::StatusOr<IssueSnippet> dense = MakeIssueSnippet(f);
+  ASSERT_TRUE(dense.ok()) << dense.status();
+  EXPECT_TRUE(absl::StrContains(dense->python, ").to_dense()\n"))
+      << dense->python;
+}
+
 // A nested culprit, here a gradient given, is named by where its components
 // lie.
 TEST(IssueMarkdownTest, NamesANestedGradOutput) {
