@@ -101,24 +101,20 @@ TEST(UnspecifiedResultsTest, ASparseResultGetsNoGradientCheck) {
 // which the supervisor reads when the worker dies (the to_dense may be
 // where it died); a dense op's does not.
 TEST(UnspecifiedResultsTest, ASparseResultMarksTheCallPhase) {
-  ResetCallPhase();
-  RunJson(R"json({"format": "dpfuzz-case", "version": 1,
-      "op": "aten::to_sparse", "overload": "", "variant": "functional",
-      "seed": 0, "args": [
-        {"name": "self", "tensor": {"device": "cpu", "dtype": "f32",
-         "requires_grad": false, "sizes": [2, 2], "storage_offset": 0,
-         "strides": [1, 2], "values": {"distribution": "ones",
-         "seed": 0, "specials": []}}}]})json");
-  EXPECT_TRUE(CurrentCallPhase().densified);
-  ResetCallPhase();
-  RunJson(R"json({"format": "dpfuzz-case", "version": 1,
-      "op": "aten::neg", "overload": "", "variant": "functional",
-      "seed": 0, "args": [
-        {"name": "self", "tensor": {"device": "cpu", "dtype": "f32",
-         "requires_grad": false, "sizes": [2, 2], "storage_offset": 0,
-         "strides": [1, 2], "values": {"distribution": "ones",
-         "seed": 0, "specials": []}}}]})json");
-  EXPECT_FALSE(CurrentCallPhase().densified);
+  // The op on a transposed 2x2 tensor of ones.
+  const auto densified = [](const std::string& op) {
+    ResetCallPhase();
+    RunJson(absl::StrCat(
+        R"json({"format": "dpfuzz-case", "version": 1, "op": ")json", op,
+        R"json(", "overload": "", "variant": "functional", "seed": 0,
+        "args": [{"name": "self", "tensor": {"device": "cpu", "dtype": "f32",
+        "requires_grad": false, "sizes": [2, 2], "storage_offset": 0,
+        "strides": [1, 2], "values": {"distribution": "ones", "seed": 0,
+        "specials": []}}}]})json"));
+    return CurrentCallPhase().densified;
+  };
+  EXPECT_TRUE(densified("aten::to_sparse"));
+  EXPECT_FALSE(densified("aten::neg"));
 }
 
 }  // namespace
