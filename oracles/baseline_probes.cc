@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -11,10 +12,12 @@
 #include "common/status_macros.h"
 #include "common/torch_compat.h"
 #include "generators/materialize.h"
+#include "generators/op_registry.h"
 #include "oracles/call_results.h"
 #include "oracles/compare.h"
 #include "oracles/filled_allocations.h"
 #include "oracles/invoke.h"
+#include "oracles/run_case.h"
 
 namespace dpfuzz {
 namespace {
@@ -66,6 +69,35 @@ CaseOutcome BaselineFailure(CaseOutcome outcome, const std::string& why) {
   return outcome;
 }
 
+// The first line of the first "was resized since it had shape" warning
+// among those captured.
+std::optional<std::string> ResizeWarning(
+    const compat::CaptureWarnings& warnings) {
+  for (const std::string& w : warnings.messages()) {
+    if (absl::StrContains(w, "was resized since it had shape")) {
+      return w.substr(0, w.find('.'));
+    }
+  }
+  return std::nullopt;
+}
+
+// Whether the op's functional overload, called on the baseline's values,
+// resizes an output of its own (an out= path inside it): Note [Out= tensors
+// the baseline resizes].
+bool FunctionalResizes(const Case& c, const CaseTensors& variant) {
+  const OpSpec* spec = FindOpFor(c);
+  if (spec == nullptr) return false;
+  const absl::StatusOr<c10::OperatorHandle> op =
+      OperatorFor(*spec, Variant::kFunctional);
+  if (!op.ok()) return false;
+  Case functional = c;
+  functional.variant = Variant::kFunctional;
+  CaseTensors again = MaterializeBaselineBefore(variant);
+  const compat::CaptureWarnings warnings;
+  if (!Invoke(*op, functional, again.args).ok()) return false;
+  return ResizeWarning(warnings).has_value();
+}
+
 // Why the contiguous baseline itself misbehaves on the case's arguments,
 // "" when it does not: Note [Baselines that read outside] and Note
 // [Baselines that read unwritten memory]. `where` names the result the
@@ -76,28 +108,38 @@ absl::StatusOr<std::string> BaselineFault(
     Device device) {
   const std::string unchecked =
       " (the arguments do not fit each other, unchecked)";
+  // Note [Out= tensors the baseline resizes]: an out= kernel that resizes
+  // a right-size out as scratch writes past its end by itself.
+  bool resizes_out = false;
   if (c.variant == Variant::kOut) {
     CaseTensors again = MaterializeBaselineBefore(variant);
     const compat::CaptureWarnings warnings;
     DPFUZZ_RETURN_IF_ERROR(Invoke(op, c, again.args).status());
-    for (const std::string& w : warnings.messages()) {
-      if (absl::StrContains(w, "was resized since it had shape")) {
-        return absl::StrCat(
-            "the contiguous baseline's out= call resizes an out= of the size "
-            "the functional call returns (\"",
-            w.substr(0, w.find('.')),
-            "\"): out= and the functional call disagree on the result's shape "
-            "for these arguments");
-      }
+    const std::optional<std::string> resized = ResizeWarning(warnings);
+    if (resized.has_value() && FunctionalResizes(c, variant)) {
+      return absl::StrCat(
+          "the contiguous baseline's out= call resizes an out= of the size "
+          "the functional call returns (\"",
+          *resized,
+          "\"), and the functional call resizes a result of its own: the op "
+          "disagrees with itself on the result's shape for these arguments");
     }
+    resizes_out = resized.has_value();
   }
   std::vector<ProbeRun> tails;
   for (TailFill fill : {TailFill::kPoison, TailFill::kSentinel}) {
     CaseTensors filled = MaterializeTailFilledBaseline(variant, fill);
     DPFUZZ_ASSIGN_OR_RETURN(
         ProbeRun run, RunProbe(op, c, filled, written, FreshMemory::kZeros));
-    const std::vector<std::string> overrun =
-        ArgumentsWithWrittenTails(filled, fill);
+    std::vector<std::string> overrun = ArgumentsWithWrittenTails(filled, fill);
+    if (resizes_out) {
+      overrun.erase(std::remove_if(overrun.begin(), overrun.end(),
+                                   [&](const std::string& name) {
+                                     return std::count(written.begin(),
+                                                       written.end(), name);
+                                   }),
+                    overrun.end());
+    }
     if (!overrun.empty()) {
       return absl::StrCat("the contiguous baseline writes past the end of ",
                           absl::StrJoin(overrun, ", "), unchecked);

@@ -52,12 +52,19 @@
 // dpfuzz sizes an out= tensor as the functional call's result. When the
 // contiguous baseline's out= call still resizes it (LibTorch warns "An
 // output with one or more elements was resized since it had shape [2, 1],
-// which does not match the required output shape []"), the out= kernel and
-// the functional call disagree on the result's shape for these arguments:
-// arguments the op's out= path does not take (a linalg_matrix_rank `tol`
-// that does not broadcast to the singular values), resized in ways no
-// layout survives. So, for an out= finding, the baseline's out= call runs
-// once more with its warnings read; one that resized is a baseline failure.
+// which does not match the required output shape []"), either the out=
+// kernel uses a right-size out as scratch for another shape (huber_loss,
+// mse_loss and soft_margin_loss with a mean reduction write the unreduced
+// loss into a 0-dim out, past its end: a bug), or the arguments are ones
+// the op does not take (a linalg_matrix_rank `tol` that does not broadcast
+// to the singular values), resized in ways no layout survives. The second
+// shows in the functional call too, whose own out= path inside resizes
+// (and warns) on those arguments. So, for an out= finding, the baseline's
+// out= call runs once more with its warnings read, and when it resized,
+// the functional call with its warnings read; both resizing is a baseline
+// failure. Only the out= call resizing is the kernel's bug: its writes past
+// the out= tensor's end are then no sign of arguments that do not fit
+// (Note [Baselines that read outside]).
 //
 // Note [Findings that need NaN]
 // dpfuzz draws some inputs with NaN among its special values because

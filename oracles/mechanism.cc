@@ -207,6 +207,16 @@ bool FilledAsContiguous(const Simulation& s, size_t i) {
   return Agree(right, linear, s.comparison);
 }
 
+// The op's results on `tensors` match the variant's.
+bool CallMatches(const Simulation& s, CaseTensors& tensors) {
+  const std::optional<std::vector<at::Tensor>> results = s.call(tensors);
+  if (!results.has_value() || results->size() != s.actual.size()) return false;
+  for (size_t i = 0; i < results->size(); ++i) {
+    if (!Agree((*results)[i], s.actual[i], s.comparison)) return false;
+  }
+  return !s.actual.empty();
+}
+
 // The op's results with group member i read under `reading` match the
 // variant's.
 bool ReadSo(const Simulation& s, const StorageGroup& group, size_t member,
@@ -221,12 +231,7 @@ bool ReadSo(const Simulation& s, const StorageGroup& group, size_t member,
   if (!indices.has_value()) return false;
   CaseTensors reread =
       MaterializeRereadBaseline(*s.variant, group.args[member], *indices);
-  const std::optional<std::vector<at::Tensor>> results = s.call(reread);
-  if (!results.has_value() || results->size() != s.actual.size()) return false;
-  for (size_t i = 0; i < results->size(); ++i) {
-    if (!Agree((*results)[i], s.actual[i], s.comparison)) return false;
-  }
-  return !s.actual.empty();
+  return CallMatches(s, reread);
 }
 
 // The gradients with grad_output `k` read under `reading` match the
@@ -250,12 +255,7 @@ bool GradOutputReadSo(const Simulation& s, size_t k, Reading reading) {
   }
   CaseTensors reread = MaterializeBaselineBefore(*s.variant);
   reread.grad_outputs[k] = MakeContiguousLike(spec, bytes, given.device());
-  const std::optional<std::vector<at::Tensor>> results = s.call(reread);
-  if (!results.has_value() || results->size() != s.actual.size()) return false;
-  for (size_t i = 0; i < results->size(); ++i) {
-    if (!Agree((*results)[i], s.actual[i], s.comparison)) return false;
-  }
-  return !s.actual.empty();
+  return CallMatches(s, reread);
 }
 
 // True when an argument of `c` is an int or a list of ints: a dim, a size

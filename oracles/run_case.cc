@@ -348,8 +348,9 @@ std::optional<CaseOutcome> CheckBackward(
           Unstable(variant, {}, {{expected}, {outcome.evidence.where}},
                    {{actual}, {outcome.evidence.where}}, outcome.evidence.where,
                    b.outputs, /*gradient=*/true, gradient);
-      if (!shared)
+      if (!shared) {
         ExplainGradient(outcome, c, variant, expected, actual, gradient);
+      }
       return outcome;
     }
   }

@@ -1,8 +1,9 @@
 // Results LibTorch leaves unspecified, on real ops, are no layout bugs:
-// an out= the contiguous baseline resizes (Note [Out= tensors the baseline
-// resizes]), the results of a factorization whose info says it failed
-// (Note [Failed factorizations]), the gradient of a sparse result, which
-// would flow through the to_dense that reads it (CheckBackward).
+// an out= the contiguous baseline resizes where its functional call
+// resizes too (Note [Out= tensors the baseline resizes]; one only the out=
+// kernel resizes, as scratch, is a bug), the results of a factorization whose
+// info says it failed (Note [Failed factorizations]), the gradient of a sparse
+// result, which would flow through the to_dense that reads it (CheckBackward).
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -62,6 +63,20 @@ TEST(UnspecifiedResultsTest, AnOutTheBaselineResizesIsABaselineFailure) {
 }
 
 // A tol that broadcasts: the gapped out is written where its view says.
+// huber_loss's out= kernel writes the unreduced loss into a 0-dim out
+// (resizing it, with the warning) and past its end; its functional call
+// resizes nothing: a bug of the kernel, not of the arguments.
+TEST(UnspecifiedResultsTest, AnOutUsedAsScratchIsALayoutBug) {
+  const CaseOutcome o = RunJson(absl::StrCat(
+      R"({"format": "dpfuzz-case", "version": 1, "op": "aten::huber_loss",
+          "overload": "", "variant": "out", "seed": 0, "args": [)",
+      TensorJson("self", "[2]", "[0]"), ", ", TensorJson("target", "[]", "[]"),
+      ", ", TensorJson("out", "[]", "[]"), "]}"));
+  ASSERT_TRUE(IsFinding(o.verdict)) << VerdictName(o.verdict);
+  EXPECT_EQ(o.kind, FindingKind::kLayoutBug)
+      << VerdictName(o.verdict) << ": " << o.evidence.detail;
+}
+
 TEST(UnspecifiedResultsTest, AFittingOutIsNoFinding) {
   const CaseOutcome o = MatrixRankOut("[1, 1]", "[1]", "[2]");
   EXPECT_EQ(o.verdict, Verdict::kAgree) << o.evidence.detail;
