@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "crashes/findings/finding_json.h"
 #include "generators/case_json.h"
 #include "gtest/gtest.h"
 #include "oracles/verdict.h"
@@ -93,6 +94,16 @@ Verdict KnownFindingVerdict(const std::string& name) {
   ADD_FAILURE() << "known_findings/" << name
                 << "/issue.md has no \"- verdict: `...`\" line";
   return Verdict::kAgree;
+}
+
+FindingKind KnownFindingKind(const std::string& name) {
+  std::ifstream in(KnownDir(name) / "finding.json");
+  if (!in) return FindingKind::kLayoutBug;
+  std::stringstream text;
+  text << in.rdbuf();
+  absl::StatusOr<Finding> f = FindingFromJson(text.str(), name);
+  EXPECT_TRUE(f.ok()) << f.status();
+  return f.ok() ? f->outcome.kind : FindingKind::kLayoutBug;
 }
 
 bool KnownFindingHasHandWrittenRepro(const std::string& name) {

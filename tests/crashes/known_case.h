@@ -37,6 +37,11 @@ Finding TrilOutFinding(int64_t rows);
 // the calling test and returns kAgree when there is none.
 Verdict KnownFindingVerdict(const std::string& name);
 
+// The kind of finding dpfuzz files it as: its finding.json's where it keeps
+// one (a bug of the arguments, found as a baseline failure), else a layout
+// bug; fails the calling test when that file does not parse.
+FindingKind KnownFindingKind(const std::string& name);
+
 // Whether known_findings/<name> keeps a hand-written repro.py: its case does
 // not show the bug in one run of a generated repro (known_findings/README.md).
 bool KnownFindingHasHandWrittenRepro(const std::string& name);
