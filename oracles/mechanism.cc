@@ -437,26 +437,28 @@ Simulation SimulationOf(
 std::optional<Explanation> ExplainWrongValues(const Simulation& s) {
   at::NoGradGuard no_grad;
   const std::vector<StorageGroup>& groups = s.variant->groups;
-  // First: where an op walks in memory order, the order-dependent values
-  // it gets wrong may also lie as another mistake would put them.
-  for (const StorageGroup& group : groups) {
-    for (size_t m = 0; m < group.args.size(); ++m) {
-      if (WalkedInMemoryOrder(s, group, m)) {
-        return Explanation{"walks_in_memory_order", group.args[m]};
-      }
-    }
-  }
-  for (const StorageGroup& group : groups) {
-    for (size_t m = 0; m < group.args.size(); ++m) {
-      if (!IsWritten(s, group.args[m])) continue;
-      if (WrittenSo(s, group, m, Reading::kAsContiguous)) {
-        return Explanation{"writes_as_contiguous", group.args[m]};
-      }
-      if (WrittenSo(s, group, m, Reading::kIgnoringOffset)) {
-        return Explanation{"writes_ignoring_offset", group.args[m]};
-      }
-      if (LeftUnwritten(s, group, m)) {
-        return Explanation{"leaves_unwritten", group.args[m]};
+  // First: where an op walks an input in memory order, the order-dependent
+  // values it gets wrong may also lie as another mistake would put them.
+  // A written argument is the other way round: a dense permuted out filled
+  // row by row from its data pointer is also walked in memory order, and
+  // "writes as contiguous" is the one name that holds for a gapped out of
+  // the same kernel too, so it is tried before the walk.
+  for (bool written : {false, true}) {
+    for (const StorageGroup& group : groups) {
+      for (size_t m = 0; m < group.args.size(); ++m) {
+        if (IsWritten(s, group.args[m]) != written) continue;
+        if (written && WrittenSo(s, group, m, Reading::kAsContiguous)) {
+          return Explanation{"writes_as_contiguous", group.args[m]};
+        }
+        if (written && WrittenSo(s, group, m, Reading::kIgnoringOffset)) {
+          return Explanation{"writes_ignoring_offset", group.args[m]};
+        }
+        if (written && LeftUnwritten(s, group, m)) {
+          return Explanation{"leaves_unwritten", group.args[m]};
+        }
+        if (WalkedInMemoryOrder(s, group, m)) {
+          return Explanation{"walks_in_memory_order", group.args[m]};
+        }
       }
     }
   }

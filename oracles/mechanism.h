@@ -39,10 +39,12 @@
 //    with that argument permuted to its memory order, and with it the
 //    arguments of its sizes the kernel walks alongside (a mask; which ones
 //    is tried), and permuting results of those sizes back
-//    ("walks_in_memory_order"; tried first: an op whose elements do not
-//    depend on the order it walks gives its right results so, which
-//    explain nothing; not tried where an argument is an int, a dim the
-//    permutation would renumber);
+//    ("walks_in_memory_order"; tried first for inputs: an op whose
+//    elements do not depend on the order it walks gives its right results
+//    so, which explain nothing; for a written argument, after the writes
+//    above, whose name also holds for a gapped out of the same kernel; not
+//    tried where an argument is an int, a dim the permutation would
+//    renumber);
 //  - a result holding the gaps' poison bit pattern where the baseline has
 //    a value: an element read outside every view ("reads_outside_view"),
 //    named only when no simulation matched, as it says less.

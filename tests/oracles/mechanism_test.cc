@@ -10,6 +10,7 @@
 #include "generators/op_args.h"
 #include "generators/op_registry.h"
 #include "generators/rng.h"
+#include "oracles/case_tensors.h"
 #include "oracles/run_case.h"
 #include "tests/planted/planted_specs.h"
 
@@ -180,6 +181,38 @@ TEST(MechanismTest, AGradientReadAsContiguousIsNamedOnGradOutput) {
   EXPECT_EQ(o->verdict, Verdict::kGradMismatch) << o->evidence.detail;
   EXPECT_EQ(o->evidence.mechanism, "reads_as_contiguous");
   EXPECT_EQ(o->evidence.mechanism_argument, "grad_output");
+}
+
+// A kernel that numbers its out= tensor's positions (0, 1, 2, ...) but
+// fills a transposed out row by row from its data pointer: its memory
+// holds the numbers in memory order, which is both "writes as contiguous"
+// and "walks out in memory order". The first is named: it is the name the
+// same kernel's mistake has with a gapped out.
+TEST(MechanismTest, APermutedOutFilledRowByRowIsWrittenAsContiguous) {
+  Case c;
+  c.op = "planted_class::contig_out_neg";
+  c.variant = Variant::kOut;
+  c.args = {Laid("self", {3, 4}, {4, 1}), Laid("out", {3, 4}, {1, 3})};
+  absl::StatusOr<CaseTensors> variant = MaterializeVariant(c);
+  ASSERT_TRUE(variant.ok()) << variant.status();
+  const auto numbered = [](at::Tensor& out) {
+    out.copy_(at::arange(out.numel(), out.options()).view(out.sizes()));
+  };
+  at::Tensor& out = variant->args["out"][0];
+  const at::Tensor right = at::arange(12, out.options()).view({3, 4});
+  at::Tensor linear = out.as_strided({12}, {1}, out.storage_offset());
+  linear.copy_(at::arange(12, out.options()));
+  Simulation s = SimulationOf(
+      c, *variant, {"out"}, {right}, {out.clone()}, Comparison::kExact,
+      [&](CaseTensors& t) -> std::optional<std::vector<at::Tensor>> {
+        numbered(t.args["out"][0]);
+        return std::vector<at::Tensor>{t.args["out"][0]};
+      });
+  s.written = {"out"};
+  const std::optional<Explanation> e = ExplainWrongValues(s);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->mechanism, "writes_as_contiguous");
+  EXPECT_EQ(e->argument, "out");
 }
 
 TEST(MechanismTest, AgreeingCasesAndCorrectOpsHaveNone) {
