@@ -43,6 +43,21 @@ std::string AssertLocation(const std::string& error) {
   return absl::StrCat(m[1].str(), ":", m[2].str());
 }
 
+// The crash key a crash finding's signature ends with, "" when none.
+std::string CrashKeyOf(const Finding& f) {
+  const size_t bar = f.signature.rfind('|');
+  return bar == std::string::npos ? "" : f.signature.substr(bar + 1);
+}
+
+// Whether a crash key names a function of LibTorch's (a C++ qualified name,
+// "at::native::ctc_loss_cpu"), which says where the kernel died; glibc's
+// message alone ("free():_invalid_pointer": heap corruption noticed later)
+// or library names alone ("libtorch_cpu.so>libgomp.so.N") say nothing of
+// which kernel, and would make one class of unrelated ops.
+bool NamesAFunction(const std::string& key) {
+  return absl::StrContains(key, "::");
+}
+
 bool SaysViewNeedsReshape(const std::string& error) {
   const std::string lower = absl::AsciiStrToLower(error);
   return absl::StrContains(lower, "view size is not compatible") ||
@@ -90,9 +105,9 @@ BugMechanism MechanismOf(const Finding& f) {
     m.name = "internal_assert_at";
     m.detail = AssertLocation(e.error);
   } else if (f.outcome.verdict == Verdict::kCrash &&
-             f.signature.rfind('|') != std::string::npos) {
+             NamesAFunction(CrashKeyOf(f))) {
     m.name = "crash_at";
-    m.detail = f.signature.substr(f.signature.rfind('|') + 1);
+    m.detail = CrashKeyOf(f);
   } else if (f.blame.feature == "odd_unit_stride") {
     m.name = "size_one_stride_used";
   } else if (IsCostVerdict(f.outcome.verdict)) {

@@ -17,7 +17,11 @@
 //  - an internal assert: "internal_assert_at", detailed by the source
 //    file and line it names;
 //  - a crash: "crash_at", detailed by the crash key (signal and top
-//    frames, crashes/isolation/crash_signature.h) in its signature;
+//    frames, crashes/isolation/crash_signature.h) in its signature, when
+//    that key names a function of LibTorch's; a key of glibc's message or
+//    of library names alone (heap corruption noticed at a later free(), a
+//    crash in an unsymbolized parallel region) says nothing of which
+//    kernel died, and the crash is unexplained;
 //  - a finding blamed on a size-one dim's stride (feature
 //    "odd_unit_stride": the case with only that stride made canonical
 //    agrees): "size_one_stride_used";

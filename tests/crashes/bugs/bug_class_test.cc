@@ -4,6 +4,7 @@
 // two kernels reading `self` in memory order another, the op whose wrong
 // values nothing explains a class of its own; no class mixes them. Every
 // case is run by RunCase, so the mechanisms are those the simulation finds.
+// Crashes join only where their key names the function that died.
 
 #include "crashes/bugs/bug_class.h"
 
@@ -12,6 +13,7 @@
 
 #include <map>
 
+#include "absl/strings/str_cat.h"
 #include "crashes/bugs/bug_mechanism.h"
 #include "generators/geometry.h"
 #include "generators/op_args.h"
@@ -147,6 +149,39 @@ TEST(BugClassTest, CostsStandAloneAsMeasuredNotSimulated) {
     EXPECT_EQ(k.members.size(), 1u);
     EXPECT_EQ(MechanismTitle(k.mechanism),
               "unexplained: a cost measured, not simulated");
+  }
+}
+
+// Crashes are one class where their key names the function that died;
+// glibc's message or library names alone say nothing of the kernel, and
+// two ops that corrupt the heap stay apart.
+TEST(BugClassTest, CrashesJoinOnlyWhereTheyNameAFunction) {
+  std::vector<StoredFinding> stored;
+  const auto crash = [&](const std::string& op, const std::string& key) {
+    Case c;
+    c.op = op;
+    c.args = {Laid("self", {4}, {2}, 0, 1)};
+    CaseOutcome o;
+    o.verdict = Verdict::kCrash;
+    Finding f = MakeFinding(c, o);
+    f.signature = absl::StrCat(f.signature, "|", key);
+    f.blame.culprit = "self";
+    f.blame.feature = "gapped";
+    stored.push_back(StoredFinding{absl::StrCat("f", stored.size()),
+                                   std::move(f), 1, std::nullopt});
+  };
+  crash("planted::a", "SIGSEGV@at::native::kernel>libgomp.so.N");
+  crash("planted::b", "SIGSEGV@at::native::kernel>libgomp.so.N");
+  crash("planted::c", "SIGABRT:free():_invalid_pointer");
+  crash("planted::d", "SIGABRT:free():_invalid_pointer");
+  crash("planted::e", "SIGSEGV@libtorch_cpu.so>libgomp.so.N");
+  const std::vector<BugClass> classes = GroupClasses(GroupBugs(stored));
+  ASSERT_EQ(classes.size(), 4u);
+  EXPECT_EQ(classes[0].mechanism.name, "crash_at");
+  EXPECT_EQ(classes[0].members.size(), 2u);
+  for (size_t i = 1; i < classes.size(); ++i) {
+    EXPECT_EQ(classes[i].mechanism.name, "unexplained") << classes[i].id;
+    EXPECT_EQ(classes[i].members.size(), 1u) << classes[i].id;
   }
 }
 
