@@ -222,8 +222,11 @@ bool CallMatches(const Simulation& s, CaseTensors& tensors) {
 bool ReadSo(const Simulation& s, const StorageGroup& group, size_t member,
             Reading reading) {
   const TensorSpec& spec = group.specs[member];
+  // An integer tensor is reread only in memory order, where it may be
+  // indices an op trusts; a nested tensor's integers are values (its
+  // metadata lives apart from its buffer).
   if (!IsFloating(spec.dtype) && !IsComplex(spec.dtype) &&
-      reading != Reading::kMemoryOrder) {
+      reading != Reading::kMemoryOrder && !spec.is_nested()) {
     return false;
   }
   const std::optional<std::vector<int64_t>> indices =

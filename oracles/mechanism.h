@@ -51,8 +51,10 @@
 // A reading that gives the layout's own elements is no explanation and is
 // not tried, nor is one that reaches outside the storage. Integer inputs
 // (indices, sizes) are reread only in memory order: other readings feed
-// the gaps' sentinel to an op that trusts indices. Otherwise the wrong
-// result stays unexplained: a mechanism is never guessed.
+// the gaps' sentinel to an op that trusts indices. A nested tensor's
+// integers are values (its metadata lives apart from its buffer), reread
+// as its float components are. Otherwise the wrong result stays
+// unexplained: a mechanism is never guessed.
 //
 //   std::optional<Explanation> e = ExplainWrongValues(simulation);
 //   e->mechanism  // "reads_as_contiguous"
