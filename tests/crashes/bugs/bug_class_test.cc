@@ -125,22 +125,27 @@ TEST(BugClassTest, IdsAreStableAndUnexplainedBugsStandAlone) {
   EXPECT_EQ(class_of, again);
 }
 
+// A stored finding `verdict` of `op` on a gapped self, blamed on it.
+StoredFinding OnGappedSelf(const std::string& op, Verdict verdict,
+                           size_t index) {
+  Case c;
+  c.op = op;
+  c.args = {Laid("self", {4}, {2}, 0, 1)};
+  CaseOutcome o;
+  o.verdict = verdict;
+  Finding f = MakeFinding(c, o);
+  f.blame.culprit = "self";
+  f.blame.feature = "gapped";
+  return StoredFinding{absl::StrCat("f", index), std::move(f), 1, std::nullopt};
+}
+
 // Costs (leak, memory_amplification, perf_cliff) are measured, never
 // simulated: two ops leaking on a gapped self are two classes of one, and
 // their mechanism says so rather than speak of a wrong result.
 TEST(BugClassTest, CostsStandAloneAsMeasuredNotSimulated) {
   std::vector<StoredFinding> stored;
   for (const char* op : {"planted_cost::leaky_neg", "planted_cost::other"}) {
-    Case c;
-    c.op = op;
-    c.args = {Laid("self", {4}, {2}, 0, 1)};
-    CaseOutcome o;
-    o.verdict = Verdict::kLeak;
-    Finding f = MakeFinding(c, o);
-    f.blame.culprit = "self";
-    f.blame.feature = "gapped";
-    stored.push_back(StoredFinding{absl::StrCat("f", stored.size()),
-                                   std::move(f), 1, std::nullopt});
+    stored.push_back(OnGappedSelf(op, Verdict::kLeak, stored.size()));
   }
   const std::vector<BugClass> classes = GroupClasses(GroupBugs(stored));
   ASSERT_EQ(classes.size(), 2u);
@@ -158,17 +163,8 @@ TEST(BugClassTest, CostsStandAloneAsMeasuredNotSimulated) {
 TEST(BugClassTest, CrashesJoinOnlyWhereTheyNameAFunction) {
   std::vector<StoredFinding> stored;
   const auto crash = [&](const std::string& op, const std::string& key) {
-    Case c;
-    c.op = op;
-    c.args = {Laid("self", {4}, {2}, 0, 1)};
-    CaseOutcome o;
-    o.verdict = Verdict::kCrash;
-    Finding f = MakeFinding(c, o);
-    f.signature = absl::StrCat(f.signature, "|", key);
-    f.blame.culprit = "self";
-    f.blame.feature = "gapped";
-    stored.push_back(StoredFinding{absl::StrCat("f", stored.size()),
-                                   std::move(f), 1, std::nullopt});
+    stored.push_back(OnGappedSelf(op, Verdict::kCrash, stored.size()));
+    absl::StrAppend(&stored.back().finding.signature, "|", key);
   };
   crash("planted::a", "SIGSEGV@at::native::kernel>libgomp.so.N");
   crash("planted::b", "SIGSEGV@at::native::kernel>libgomp.so.N");
