@@ -31,6 +31,16 @@ std::vector<int64_t> SpecStorageIndices(const TensorSpec& spec) {
                           : ComputeStorageIndices(spec.layout);
 }
 
+bool IsPlain(const TensorSpec& spec) {
+  if (spec.is_nested()) {
+    return spec.components ==
+           ContiguousComponents(ComponentSizes(spec.components));
+  }
+  const StridedLayout& l = spec.layout;
+  return l.storage_offset == 0 &&
+         l.strides == ComputeContiguousStrides(l.sizes);
+}
+
 std::string TensorSpecLayoutString(const TensorSpec& spec) {
   return absl::StrCat(DTypeName(spec.dtype), " ", DeviceName(spec.device), " ",
                       spec.is_nested() ? ComponentsToString(spec.components)

@@ -99,6 +99,11 @@ absl::Status ValidateTensorSpec(const TensorSpec& spec);
 // nested spec's component after component).
 std::vector<int64_t> SpecStorageIndices(const TensorSpec& spec);
 
+// Contiguous at storage offset 0 (a nested spec: its components contiguous
+// and packed one after another from the buffer's start), as a contiguous
+// baseline builds it.
+bool IsPlain(const TensorSpec& spec);
+
 }  // namespace dpfuzz
 
 #endif  // DPFUZZ_GENERATORS_TENSOR_SPEC_H_

@@ -34,15 +34,6 @@ std::vector<TensorSpec*> TensorsNamed(Case& c, const std::string& name) {
   return out;
 }
 
-bool IsPlain(const TensorSpec& t) {
-  if (t.is_nested()) {
-    return t.components == ContiguousComponents(ComponentSizes(t.components));
-  }
-  const StridedLayout& l = t.layout;
-  return l.storage_offset == 0 &&
-         l.strides == ComputeContiguousStrides(l.sizes);
-}
-
 void DropAliasesOf(Case& c, const std::string& name) {
   c.aliases.erase(std::remove_if(c.aliases.begin(), c.aliases.end(),
                                  [&](const Alias& a) {

@@ -132,16 +132,6 @@ std::vector<NamedSpec> TensorsOf(const Case& c) {
   return out;
 }
 
-bool IsPlain(const TensorSpec& spec) {
-  if (spec.is_nested()) {
-    return spec.components ==
-           ContiguousComponents(ComponentSizes(spec.components));
-  }
-  const StridedLayout& l = spec.layout;
-  return l.storage_offset == 0 &&
-         l.strides == ComputeContiguousStrides(l.sizes);
-}
-
 // The argument a finding is about: the blamed one (else, where the blame
 // names none of the arguments, the first strided one); unblamed, the one
 // its simulated mechanism names, else the first named in `first`, else
