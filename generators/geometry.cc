@@ -253,25 +253,10 @@ MemOverlap ComputeExactOverlap(const Dims& sizes, const Dims& strides,
 }
 
 std::vector<int64_t> ComputeStorageIndices(const StridedLayout& layout) {
-  const int64_t numel = ComputeNumel(layout.sizes);
   std::vector<int64_t> indices;
-  if (numel == 0) return indices;
-  indices.reserve(numel);
-  const size_t dim = layout.sizes.size();
-  Dims index(dim, 0);
-  int64_t position = layout.storage_offset;
-  for (int64_t n = 0; n < numel; ++n) {
-    indices.push_back(position);
-    // Odometer increment, last dim fastest.
-    for (size_t d = dim; d-- > 0;) {
-      if (++index[d] < layout.sizes[d]) {
-        position += layout.strides[d];
-        break;
-      }
-      position -= layout.strides[d] * (layout.sizes[d] - 1);
-      index[d] = 0;
-    }
-  }
+  indices.reserve(ComputeNumel(layout.sizes));
+  ForEachStorageIndex(layout.sizes, layout.strides, layout.storage_offset,
+                      [&](int64_t index) { indices.push_back(index); });
   return indices;
 }
 

@@ -21,6 +21,8 @@
 #include <cstdint>
 #include <ostream>
 
+#include "absl/container/inlined_vector.h"
+
 #include "generators/strided_layout.h"
 
 namespace dpfuzz {
@@ -89,6 +91,32 @@ MemOverlap ComputeExactOverlap(const Dims& sizes, const Dims& strides,
 
 // Storage index of every logical element, in row-major logical order.
 std::vector<int64_t> ComputeStorageIndices(const StridedLayout& layout);
+
+// Calls visit(index) with the storage index of every logical element of
+// the tensor of `sizes` and `strides` at `offset`, in row-major logical
+// order: ComputeStorageIndices without its vector, for the walks a case
+// makes on every tensor it reads (Sizes: Dims or c10::IntArrayRef).
+template <typename Sizes, typename Visit>
+void ForEachStorageIndex(const Sizes& sizes, const Sizes& strides,
+                         int64_t offset, Visit visit) {
+  const size_t dim = sizes.size();
+  int64_t numel = 1;
+  for (size_t d = 0; d < dim; ++d) numel *= sizes[d];
+  absl::InlinedVector<int64_t, 8> index(dim, 0);
+  int64_t position = offset;
+  for (int64_t n = 0; n < numel; ++n) {
+    visit(position);
+    // Odometer increment, last dim fastest.
+    for (size_t d = dim; d-- > 0;) {
+      if (++index[d] < sizes[d]) {
+        position += strides[d];
+        break;
+      }
+      position -= strides[d] * (sizes[d] - 1);
+      index[d] = 0;
+    }
+  }
+}
 
 }  // namespace dpfuzz
 

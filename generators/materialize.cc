@@ -193,17 +193,31 @@ at::Tensor MakeContiguousLike(const TensorSpec& spec,
 std::vector<uint8_t> ReadStorageBytes(const at::Tensor& tensor) {
   at::NoGradGuard no_grad;
   const c10::Storage& storage = tensor.storage();
+  if (storage.device().is_cpu()) {  // No tensor needed to read host memory.
+    std::vector<uint8_t> copy;
+    const absl::Span<const uint8_t> bytes = StorageBytes(tensor, copy);
+    return std::vector<uint8_t>(bytes.begin(), bytes.end());
+  }
   const int64_t element_size = tensor.element_size();
   const int64_t numel = static_cast<int64_t>(storage.nbytes()) / element_size;
-  if (storage.device().is_cpu()) {  // No tensor needed to read host memory.
-    const auto* data = static_cast<const uint8_t*>(storage.data());
-    return std::vector<uint8_t>(data, data + numel * element_size);
-  }
   at::Tensor flat = at::empty({0}, tensor.options().requires_grad(false))
                         .set_(storage, 0, {numel}, {1})
                         .cpu();
   const auto* data = static_cast<const uint8_t*>(flat.data_ptr());
   return std::vector<uint8_t>(data, data + numel * element_size);
+}
+
+absl::Span<const uint8_t> StorageBytes(const at::Tensor& tensor,
+                                       std::vector<uint8_t>& copy) {
+  const c10::Storage& storage = tensor.storage();
+  if (!storage.device().is_cpu()) {
+    copy = ReadStorageBytes(tensor);
+    return copy;
+  }
+  // Whole elements, as ReadStorageBytes copies them.
+  const size_t element_size = tensor.element_size();
+  return {static_cast<const uint8_t*>(storage.data()),
+          storage.nbytes() / element_size * element_size};
 }
 
 at::Tensor StridedValues(const at::Tensor& tensor) {
@@ -215,39 +229,65 @@ at::Tensor StridedValues(const at::Tensor& tensor) {
   return tensor;
 }
 
-std::vector<uint8_t> ReadLogicalBytes(const at::Tensor& tensor) {
+namespace {
+
+// The number of logical elements ReadLogicalBytes reads: a nested tensor's
+// over its components.
+int64_t LogicalNumel(const at::Tensor& tensor) {
+  if (!tensor.is_nested()) return tensor.numel();
+  int64_t numel = 0;
+  for (const at::Tensor& component : tensor.unbind()) {
+    numel += component.numel();
+  }
+  return numel;
+}
+
+// ReadLogicalBytes into `out`, which has room for them.
+void ReadLogicalBytesInto(const at::Tensor& tensor, uint8_t* out) {
   if (!tensor.is_nested() &&
       (tensor.layout() != at::kStrided || tensor._is_zerotensor())) {
-    return ReadLogicalBytes(StridedValues(tensor));
+    return ReadLogicalBytesInto(StridedValues(tensor), out);
   }
   if (tensor.is_nested()) {  // Component after component.
-    std::vector<uint8_t> out;
     for (const at::Tensor& component : tensor.unbind()) {
-      const std::vector<uint8_t> bytes = ReadLogicalBytes(component);
-      out.insert(out.end(), bytes.begin(), bytes.end());
+      ReadLogicalBytesInto(component, out);
+      out += component.numel() * component.element_size();
     }
-    return out;
+    return;
   }
   if (tensor.is_conj() || tensor.is_neg()) {
-    return ReadLogicalBytes(tensor.resolve_conj().resolve_neg());
-  }
-  // Host storage is read in place; device storage is copied over whole.
-  std::vector<uint8_t> copy;
-  const uint8_t* storage;
-  if (tensor.storage().device().is_cpu()) {
-    storage = static_cast<const uint8_t*>(tensor.storage().data());
-  } else {
-    copy = ReadStorageBytes(tensor);
-    storage = copy.data();
+    return ReadLogicalBytesInto(tensor.resolve_conj().resolve_neg(), out);
   }
   const int64_t element_size = tensor.element_size();
-  const std::vector<int64_t> indices = ComputeStorageIndices(LayoutOf(tensor));
-  std::vector<uint8_t> out(indices.size() * element_size);
-  for (size_t n = 0; n < indices.size(); ++n) {
-    std::memcpy(out.data() + n * element_size,
-                storage + indices[n] * element_size, element_size);
+  if (tensor.numel() == 0) return;
+  // Host storage is read in place; device storage is copied over whole.
+  std::vector<uint8_t> copy;
+  const uint8_t* storage = StorageBytes(tensor, copy).data();
+  if (tensor.is_contiguous()) {  // Most results: one block.
+    std::memcpy(out, storage + tensor.storage_offset() * element_size,
+                tensor.numel() * element_size);
+    return;
   }
+  ForEachStorageIndex(tensor.sizes(), tensor.strides(),
+                      tensor.storage_offset(), [&](int64_t index) {
+                        std::memcpy(out, storage + index * element_size,
+                                    element_size);
+                        out += element_size;
+                      });
+}
+
+}  // namespace
+
+std::vector<uint8_t> ReadLogicalBytes(const at::Tensor& tensor) {
+  std::vector<uint8_t> out(LogicalNumel(tensor) * tensor.element_size());
+  ReadLogicalBytesInto(tensor, out.data());
   return out;
+}
+
+at::Tensor ReadContiguousCopy(const at::Tensor& tensor, DType dtype) {
+  at::Tensor copy = EmptyCpu(dtype, tensor.sizes());
+  ReadLogicalBytesInto(tensor, static_cast<uint8_t*>(copy.data_ptr()));
+  return copy;
 }
 
 absl::Status CheckStorageIntact(const TensorSpec& spec,

@@ -24,6 +24,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "generators/tensor_spec.h"
 
 namespace dpfuzz {
@@ -83,8 +84,20 @@ at::Tensor StridedValues(const at::Tensor& tensor);
 // is resolved first, into a copy.
 std::vector<uint8_t> ReadLogicalBytes(const at::Tensor& tensor);
 
+// The logical elements of a strided (not nested) `tensor` of `dtype`, as
+// ReadLogicalBytes reads them, in a new contiguous CPU tensor: what a
+// result is compared as and a baseline is built from, without the bytes
+// in between.
+at::Tensor ReadContiguousCopy(const at::Tensor& tensor, DType dtype);
+
 // The whole storage under `tensor`, as bytes on the CPU.
 std::vector<uint8_t> ReadStorageBytes(const at::Tensor& tensor);
+
+// The same bytes without a copy where they are host memory: the storage
+// itself, or else `copy`, which ReadStorageBytes fills. Valid while the
+// storage is unchanged and `copy` lives.
+absl::Span<const uint8_t> StorageBytes(const at::Tensor& tensor,
+                                       std::vector<uint8_t>& copy);
 
 // OK when every storage element that `spec` does not address (the margin
 // before the offset, gaps between strided elements, the tail margin) still

@@ -22,7 +22,11 @@ namespace {
 // Comparison runs on these directly: a few dozen ATen calls per case would
 // cost more than the op under test.
 struct Elements {
+  // The elements, row-major: in `owner`'s memory where it holds them so (a
+  // contiguous host tensor, as most results are), else in `bytes`.
+  at::Tensor owner;
   std::vector<uint8_t> bytes;
+  const uint8_t* data = nullptr;
   at::ScalarType type;
   int64_t size = 0;       // Bytes per element.
   int components = 1;     // 2 for complex.
@@ -31,18 +35,27 @@ struct Elements {
   explicit Elements(const at::Tensor& tensor)
       : type(tensor.scalar_type()), size(tensor.element_size()) {
     const at::Tensor t = StridedValues(tensor);
-    if (FromScalarType(type).ok() && t.has_storage()) {
+    if (t.layout() == at::kStrided && !t.is_nested() && t.has_storage() &&
+        t.device().is_cpu() && t.is_contiguous() && !t.is_conj() &&
+        !t.is_neg()) {
+      owner = t;
+      data = static_cast<const uint8_t*>(t.data_ptr());
+    } else if (FromScalarType(type).ok() && t.has_storage()) {
       bytes = ReadLogicalBytes(t);
     } else {
       const at::Tensor dense = t.detach().cpu().contiguous();
       const auto* p = static_cast<const uint8_t*>(dense.data_ptr());
       bytes.assign(p, p + dense.nbytes());
     }
+    if (data == nullptr) data = bytes.data();
     components = t.is_complex() ? 2 : 1;
     floating = t.is_floating_point() || t.is_complex();
   }
+  // `data` points into `bytes` or `owner`.
+  Elements(const Elements&) = delete;
+  Elements& operator=(const Elements&) = delete;
 
-  const uint8_t* at(int64_t i) const { return bytes.data() + i * size; }
+  const uint8_t* at(int64_t i) const { return data + i * size; }
 
   // Component c of element i, as a double.
   double Component(int64_t i, int c) const {
@@ -205,8 +218,7 @@ at::Tensor ReadDense(const at::Tensor& result) {
   if (!dtype.ok() || !tensor.has_storage()) {
     return tensor.detach().cpu().contiguous();
   }
-  return MakeContiguousTensor(*dtype, tensor.sizes().vec(),
-                              ReadLogicalBytes(tensor));
+  return ReadContiguousCopy(tensor, *dtype);
 }
 
 std::string MultiIndex(int64_t flat, at::IntArrayRef sizes) {
