@@ -22,7 +22,6 @@
 #include <ostream>
 
 #include "absl/container/inlined_vector.h"
-
 #include "generators/strided_layout.h"
 
 namespace dpfuzz {

@@ -268,8 +268,8 @@ void ReadLogicalBytesInto(const at::Tensor& tensor, uint8_t* out) {
                 tensor.numel() * element_size);
     return;
   }
-  ForEachStorageIndex(tensor.sizes(), tensor.strides(),
-                      tensor.storage_offset(), [&](int64_t index) {
+  ForEachStorageIndex(tensor.sizes(), tensor.strides(), tensor.storage_offset(),
+                      [&](int64_t index) {
                         std::memcpy(out, storage + index * element_size,
                                     element_size);
                         out += element_size;

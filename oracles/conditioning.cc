@@ -205,4 +205,36 @@ std::string NonFiniteReason(bool gradient) {
                "the order of its arithmetic, which a layout changes";
 }
 
+std::string Unstable(
+    const CaseTensors& variant, const std::vector<std::string>& written,
+    const CallResults& b, const CallResults& v, const std::string& where,
+    const std::vector<at::Tensor>& forward, bool gradient,
+    const std::function<std::optional<std::vector<at::Tensor>>(CaseTensors&)>&
+        run) {
+  const CaseTensors before = MaterializeBaselineBefore(variant);
+  if (gradient
+          ? HoldsNonFinite(forward) || HoldsNonFinite(before.grad_outputs) ||
+                NonFiniteInputs(before, written)
+          : HoldsNonFinite(forward, /*nan_only=*/true) &&
+                InfinitiesWithoutNaN(before, written)) {
+    return NonFiniteReason(gradient);
+  }
+  const std::optional<NudgedResults> nudged = RunNudged(variant, written, run);
+  if (!nudged.has_value() || nudged->up.size() != b.tensors.size() ||
+      nudged->down.size() != b.tensors.size()) {
+    return "";
+  }
+  // Every result the finding is about: a list out= names all its tensors.
+  bool any = false;
+  for (size_t i = 0; i < b.tensors.size() && i < v.tensors.size(); ++i) {
+    if (v.names[i] != where) continue;
+    any = true;
+    if (!WithinNudges(b.tensors[i], nudged->up[i], nudged->down[i],
+                      v.tensors[i])) {
+      return "";
+    }
+  }
+  return any ? IllConditionedReason(where) : "";
+}
+
 }  // namespace dpfuzz

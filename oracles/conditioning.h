@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "oracles/call_results.h"
 #include "oracles/case_tensors.h"
 
 namespace dpfuzz {
@@ -119,6 +120,18 @@ bool InfinitiesWithoutNaN(const CaseTensors& before,
 // The reason a finding so judged is low confidence: of values or a
 // rejection, or of a gradient.
 std::string NonFiniteReason(bool gradient);
+
+// Why the results named `where` (`b`'s and `v`'s) may differ by the op's
+// own instability rather than the layout's mistake, "" when they do not:
+// Note [Non-finite baselines] (`forward`: the baseline's forward results;
+// `gradient`: the results are gradients) and Note [Ill-conditioned
+// baselines] (`run` gives the results on a nudged baseline).
+std::string Unstable(
+    const CaseTensors& variant, const std::vector<std::string>& written,
+    const CallResults& b, const CallResults& v, const std::string& where,
+    const std::vector<at::Tensor>& forward, bool gradient,
+    const std::function<std::optional<std::vector<at::Tensor>>(CaseTensors&)>&
+        run);
 
 }  // namespace dpfuzz
 

@@ -389,4 +389,19 @@ Reference::Run Reference::RunOn(const Case& c, NamedTensors& args,
   return run;
 }
 
+at::Tensor Matching(const std::vector<at::Tensor>& tensors, size_t i,
+                    const at::Tensor& like) {
+  return i < tensors.size() && tensors[i].defined() && like.defined() &&
+                 tensors[i].sizes() == like.sizes()
+             ? tensors[i]
+             : at::Tensor();
+}
+
+std::optional<Difference> ValueThenMagnitude(
+    const std::function<std::optional<Difference>(const at::Tensor&)>& compare,
+    const std::function<at::Tensor()>& magnitude) {
+  std::optional<Difference> d = compare(at::Tensor());
+  return d.has_value() ? compare(magnitude()) : d;
+}
+
 }  // namespace dpfuzz

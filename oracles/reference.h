@@ -16,7 +16,7 @@
 //    (Note [Sensitivity probes]). Dtype arguments ("dtype": "bf16") follow
 //    the reference's precision.
 // RunCase asks for a magnitude only when the value run alone does not
-// settle a comparison (Note [Magnitudes last] in oracles/run_case.cc).
+// settle a comparison (Note [Magnitudes last], ValueThenMagnitude).
 // A Reference is constructed before the baseline runs: a call that writes
 // or mutates its inputs overwrites them, so those (and only those) are
 // copied at once; the float64 copies are made on the first question.
@@ -32,12 +32,14 @@
 #include <ATen/ATen.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "generators/case.h"
 #include "oracles/case_tensors.h"
+#include "oracles/compare.h"
 
 namespace dpfuzz {
 
@@ -95,6 +97,24 @@ class Reference {
   std::optional<Run> value_;
   std::optional<Run> magnitude_;
 };
+
+// Element i of `tensors` (a Reference's runs) if it has `like`'s shape,
+// else undefined: the reference of a result that has one.
+at::Tensor Matching(const std::vector<at::Tensor>& tensors, size_t i,
+                    const at::Tensor& like);
+
+// Note [Magnitudes last]
+// A magnitude (Reference::Magnitude*: up to six more runs of the op) only
+// widens what CompareValues counts as the same: a difference within the
+// roundings of an accumulation, an overflow or a NaN where partial sums
+// may reach the dtype's range. A comparison that passes against the
+// float64 value alone passes with the magnitude too, so the magnitude is
+// computed only when that one fails; the verdict is the same either way.
+// `compare(magnitude)` compares against the value run, with the magnitude
+// when it is defined.
+std::optional<Difference> ValueThenMagnitude(
+    const std::function<std::optional<Difference>(const at::Tensor&)>& compare,
+    const std::function<at::Tensor()>& magnitude);
 
 }  // namespace dpfuzz
 

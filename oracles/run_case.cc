@@ -1,9 +1,6 @@
 #include "oracles/run_case.h"
 
-#include <ATen/core/grad_mode.h>
-
 #include <algorithm>
-#include <cmath>
 #include <functional>
 #include <optional>
 #include <set>
@@ -11,14 +8,12 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "common/status_macros.h"
 #include "generators/aten_bridge.h"
 #include "generators/contract_rules.h"
 #include "generators/materialize.h"
 #include "generators/op_registry.h"
 #include "generators/schema_args.h"
-#include "oracles/backward.h"
 #include "oracles/baseline_probes.h"
 #include "oracles/call_phase.h"
 #include "oracles/call_results.h"
@@ -28,7 +23,7 @@
 #include "oracles/device_compare.h"
 #include "oracles/device_sync.h"
 #include "oracles/filled_allocations.h"
-#include "oracles/grad_per_location.h"
+#include "oracles/gradient_check.h"
 #include "oracles/invoke.h"
 #include "oracles/judgement.h"
 #include "oracles/mechanism.h"
@@ -47,29 +42,6 @@ at::Tensor SelfOf(const CaseTensors& tensors) {
   return self != tensors.args.end() && self->second.size() == 1
              ? self->second.front()
              : at::Tensor();
-}
-
-// Element i of `tensors` if it has `like`'s shape, else undefined.
-at::Tensor Matching(const std::vector<at::Tensor>& tensors, size_t i,
-                    const at::Tensor& like) {
-  return i < tensors.size() && tensors[i].defined() && like.defined() &&
-                 tensors[i].sizes() == like.sizes()
-             ? tensors[i]
-             : at::Tensor();
-}
-
-// Note [Magnitudes last]
-// A magnitude (Reference::Magnitude*: up to six more runs of the op) only
-// widens what CompareValues counts as the same: a difference within the
-// roundings of an accumulation, an overflow or a NaN where partial sums
-// may reach the dtype's range. A comparison that passes against the
-// float64 value alone passes with the magnitude too, so the magnitude is
-// computed only when that one fails; the verdict is the same either way.
-std::optional<Difference> ValueThenMagnitude(
-    const std::function<std::optional<Difference>(const at::Tensor&)>& compare,
-    const std::function<at::Tensor()>& magnitude) {
-  std::optional<Difference> d = compare(at::Tensor());
-  return d.has_value() ? compare(magnitude()) : d;
 }
 
 std::optional<CaseOutcome> CompareResults(const OpSpec& spec, const Case& c,
@@ -202,157 +174,6 @@ std::optional<CaseOutcome> CheckOutArguments(
                               "returns_other_tensor");
     }
     ++k;
-  }
-  return std::nullopt;
-}
-
-// Why the results named `where` (`b`'s and `v`'s) may differ by the op's
-// own instability rather than the layout's mistake, "" when they do not:
-// Note [Non-finite baselines] (`forward`: the baseline's forward results;
-// `gradient`: the results are gradients) and Note [Ill-conditioned
-// baselines] (`run` gives the results on a nudged baseline).
-std::string Unstable(
-    const CaseTensors& variant, const std::vector<std::string>& written,
-    const CallResults& b, const CallResults& v, const std::string& where,
-    const std::vector<at::Tensor>& forward, bool gradient,
-    const std::function<std::optional<std::vector<at::Tensor>>(CaseTensors&)>&
-        run) {
-  const CaseTensors before = MaterializeBaselineBefore(variant);
-  if (gradient
-          ? HoldsNonFinite(forward) || HoldsNonFinite(before.grad_outputs) ||
-                NonFiniteInputs(before, written)
-          : HoldsNonFinite(forward, /*nan_only=*/true) &&
-                InfinitiesWithoutNaN(before, written)) {
-    return NonFiniteReason(gradient);
-  }
-  const std::optional<NudgedResults> nudged = RunNudged(variant, written, run);
-  if (!nudged.has_value() || nudged->up.size() != b.tensors.size() ||
-      nudged->down.size() != b.tensors.size()) {
-    return "";
-  }
-  // Every result the finding is about: a list out= names all its tensors.
-  bool any = false;
-  for (size_t i = 0; i < b.tensors.size() && i < v.tensors.size(); ++i) {
-    if (v.names[i] != where) continue;
-    any = true;
-    if (!WithinNudges(b.tensors[i], nudged->up[i], nudged->down[i],
-                      v.tensors[i])) {
-      return "";
-    }
-  }
-  return any ? IllConditionedReason(where) : "";
-}
-
-// Note [Unsteady baseline gradients]
-// A gradient the contiguous baseline does not give twice alike holds
-// memory the backward never wrote: arguments of a shape the kernel does
-// not expect (a private op's `g` of the wrong rank, of which _weight_norm's
-// backward fills only the first entries), whose gradients say nothing of a
-// layout. Asked only of a gradient that differs, on a fresh baseline.
-bool BaselineGradientUnsteady(
-    const c10::OperatorHandle& op, const Case& c, const CaseTensors& variant,
-    size_t i, const at::Tensor& first,
-    const std::function<at::Tensor(const at::Tensor&)>& per_location) {
-  CaseTensors again = MaterializeBaselineBefore(variant);
-  const at::AutoGradMode grad_mode(true);
-  std::optional<std::vector<at::Tensor>> grads = GradientsOn(op, c, again);
-  if (!grads.has_value() || i >= grads->size()) return false;
-  return CompareValues(first, per_location((*grads)[i]), Comparison::kTolerance)
-      .has_value();
-}
-
-// A gradient finding's mechanism, when one reproduces it (Note [Mechanisms
-// by simulation]): the backward run on the baseline with an input, or the
-// gradient it was given, read as the variant's kernel may have read it.
-void ExplainGradient(
-    CaseOutcome& outcome, const Case& c, const CaseTensors& variant,
-    const at::Tensor& expected, const at::Tensor& actual,
-    const std::function<std::optional<std::vector<at::Tensor>>(CaseTensors&)>&
-        gradient) {
-  Simulation s = SimulationOf(c, variant, {outcome.evidence.where}, {expected},
-                              {actual}, Comparison::kTolerance, gradient);
-  s.gradient = true;
-  if (std::optional<Explanation> e = ExplainWrongValues(s)) {
-    outcome.evidence.mechanism = e->mechanism;
-    outcome.evidence.mechanism_argument = e->argument;
-  }
-}
-
-std::optional<CaseOutcome> CheckBackward(
-    const c10::OperatorHandle& op, const Case& c, const CaseTensors& baseline,
-    const CaseTensors& variant, const CallResult& b, const CallResult& v,
-    Reference& reference) {
-  // A sparse or compressed result is read densified (Invoke): its gradient
-  // would flow through that to_dense's backward, not only the op's, and a
-  // difference there is to_dense's (which rejects a transposed gradient in
-  // 1.13: a view where a reshape is needed), blamed on the wrong op, with a
-  // repro that calls no to_dense. Such results get no gradient check.
-  if (!b.densified.empty()) return std::nullopt;
-  const Gradients g = RunBothBackward(baseline, variant, b, v);
-  const CallResult& gb = g.baseline;
-  const CallResult& gv = g.variant;
-  if (std::optional<CaseOutcome> errors = JudgeErrors(gb, gv, c, "backward")) {
-    if (errors->verdict == Verdict::kBothRejected) return std::nullopt;
-    return errors;
-  }
-  const std::vector<at::Tensor> leaves = GradInputs(variant.args);
-  const std::vector<std::string> names = GradInputNames(variant.args);
-  for (size_t i = 0; i < gb.outputs.size() && i < gv.outputs.size(); ++i) {
-    // Note [Gradients of overlapping leaves]: such a leaf's gradients (and
-    // their float64 reference and magnitudes) are compared summed per
-    // memory location, each sum of up to numel() elements' terms.
-    const at::Tensor& leaf = leaves[i];
-    const bool shared = SharesMemory(leaf);
-    const auto per_location = [&](const at::Tensor& t) -> at::Tensor {
-      if (!shared || !t.defined()) return t;
-      return GradPerLocation(leaf, t).value_or(at::Tensor());
-    };
-    const at::Tensor expected = per_location(gb.outputs[i]);
-    const at::Tensor actual = per_location(gv.outputs[i]);
-    std::optional<Difference> d =
-        CompareValues(expected, actual, Comparison::kTolerance);
-    if (d.has_value()) {
-      d = ValueThenMagnitude(
-          [&](const at::Tensor& magnitude) {
-            return CompareValues(
-                expected, actual, Comparison::kTolerance,
-                per_location(Matching(reference.Grads(), i, gb.outputs[i])),
-                magnitude, reference.Terms() * (shared ? leaf.numel() : 1));
-          },
-          [&] {
-            return per_location(
-                Matching(reference.MagnitudeGrads(), i, gb.outputs[i]));
-          });
-    }
-    if (d.has_value() &&
-        BaselineGradientUnsteady(op, c, variant, i, per_location(gb.outputs[i]),
-                                 per_location)) {
-      return std::nullopt;
-    }
-    if (d.has_value()) {
-      CaseOutcome outcome = FromDifference(
-          Verdict::kGradMismatch,
-          shared ? absl::StrCat(names[i], " summed per memory location")
-                 : names[i],
-          *d);
-      // Gradient i on other tensors (a nudged baseline), as compared.
-      const auto gradient =
-          [&](CaseTensors& tensors) -> std::optional<std::vector<at::Tensor>> {
-        const at::AutoGradMode grad_mode(true);
-        std::optional<std::vector<at::Tensor>> grads =
-            GradientsOn(op, c, tensors);
-        if (!grads.has_value() || i >= grads->size()) return std::nullopt;
-        return std::vector<at::Tensor>{per_location((*grads)[i])};
-      };
-      outcome.evidence.ill_conditioned =
-          Unstable(variant, {}, {{expected}, {outcome.evidence.where}},
-                   {{actual}, {outcome.evidence.where}}, outcome.evidence.where,
-                   b.outputs, /*gradient=*/true, gradient);
-      if (!shared) {
-        ExplainGradient(outcome, c, variant, expected, actual, gradient);
-      }
-      return outcome;
-    }
   }
   return std::nullopt;
 }

@@ -9,7 +9,7 @@
 // the tensors, `call` and `main`. The prelude mirrors, in order:
 //   storage, view, dense   generators/materialize.h, oracles/case_tensors.h
 //   attempt                oracles/invoke.h (CallGuarded)
-//   flatten, results       oracles/invoke.h, oracles/run_case.cc (ResultsOf)
+//   flatten, results       oracles/invoke.h, oracles/call_results.h (ResultsOf)
 //   first_difference       oracles/compare.h (CompareValues)
 //   compare_output         oracles/rules.h (CompareOutput: ties, randomness)
 //   backward               oracles/backward.h
