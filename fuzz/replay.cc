@@ -34,13 +34,17 @@ absl::StatusOr<ReplayItem> ItemFor(const std::string& case_path) {
   return item;
 }
 
-bool SameBug(const Finding& expected, const Finding& got) {
+}  // namespace
+
+bool ShowsSameBug(const Finding& expected, const Finding& got) {
   if (expected.signature == got.signature) return true;
+  if (expected.outcome.kind == FindingKind::kBaselineFailure) {
+    return got.outcome.kind == FindingKind::kBaselineFailure ||
+           IsDeath(got.outcome.verdict);
+  }
   return IsDeath(expected.outcome.verdict) &&
          expected.outcome.verdict == got.outcome.verdict;
 }
-
-}  // namespace
 
 absl::StatusOr<std::vector<ReplayItem>> CollectReplayItems(
     const std::vector<std::string>& paths) {
@@ -156,7 +160,7 @@ ReplaySummary RunReplay(const std::vector<ReplayItem>& items,
           << "\n";
       ++summary.fixed;
     } else if (!item.expected.has_value() ||
-               SameBug(*item.expected, *r.finding)) {
+               ShowsSameBug(*item.expected, *r.finding)) {
       const Evidence& e = r.finding->outcome.evidence;
       log << "REPRODUCES: " << path << " (" << r.finding->signature << ")";
       if (!e.mechanism.empty()) {

@@ -4,8 +4,7 @@
 // depth: every case.json below it). Each case runs in an isolated worker
 // with glibc's checking allocator (a heap corruption fails where it
 // happens) and is judged against the finding.json beside it:
-//   REPRODUCES  the same signature again (for crash, timeout and oom, the
-//               same verdict is enough: crash keys may move between builds);
+//   REPRODUCES  the same bug again (ShowsSameBug);
 //   DIFFERS     another finding;
 //   FIXED       no finding any more.
 // A case without finding.json reproduces when it shows any finding.
@@ -51,6 +50,16 @@ absl::StatusOr<ReplayItem> OneReplayItem(const std::string& command,
 // built without CUDA; run it where one is"), as a GPU campaign's findings
 // read on a CPU-only machine get, rather than a worker dying on them.
 absl::Status CheckRunsHere(absl::string_view command, const ReplayItem& item);
+
+// Whether `got`, the finding a replay of `expected`'s case gave, is the
+// same bug: the same signature; for crash, timeout and oom, the same
+// verdict (crash keys may move between builds); for a baseline failure,
+// any failure of the contiguous baseline or any death. A kernel that uses
+// memory no one wrote (nested select's unwrapped negative dim: offsets
+// from at::empty, and a write past its sizes) returns garbage in one run
+// and corrupts the heap in the next, and glibc aborts where the
+// corruption is noticed, which may be after the baseline's call.
+bool ShowsSameBug(const Finding& expected, const Finding& got);
 
 struct ReplaySummary {
   int reproduces = 0;

@@ -151,6 +151,34 @@ TEST(CheckRunsHereTest, CudaCasesNeedCuda) {
   EXPECT_TRUE(CheckRunsHere("replay", *item).ok());
 }
 
+// What a replay counts as the same bug depends on the finding's kind: a
+// baseline that uses memory no one wrote may return garbage in one run and
+// die in the next, where its heap corruption is noticed, perhaps after its
+// call; a layout bug keeps its verdict.
+TEST(ReplayTest, ABaselineFailureMayFailAnotherWay) {
+  const Case c = LoadKnownCase("nested_select-negative-dim-garbage-offsets");
+  CaseOutcome garbage;
+  garbage.verdict = Verdict::kLayoutContract;
+  garbage.kind = FindingKind::kBaselineFailure;
+  CaseOutcome died = garbage;
+  died.verdict = Verdict::kCrash;
+  EXPECT_TRUE(ShowsSameBug(MakeFinding(c, garbage), MakeFinding(c, died)));
+  CaseOutcome layout_garbage = garbage, layout_died = died;
+  layout_garbage.kind = layout_died.kind = FindingKind::kLayoutBug;
+  EXPECT_FALSE(ShowsSameBug(MakeFinding(c, layout_garbage),
+                            MakeFinding(c, layout_died)));
+  EXPECT_TRUE(
+      ShowsSameBug(MakeFinding(c, garbage), MakeFinding(c, layout_died)));
+  // A baseline that works now, and a layout that gives wrong values: another
+  // bug.
+  CaseOutcome wrong_values = layout_garbage;
+  wrong_values.verdict = Verdict::kMismatch;
+  EXPECT_FALSE(
+      ShowsSameBug(MakeFinding(c, garbage), MakeFinding(c, wrong_values)));
+  EXPECT_TRUE(
+      ShowsSameBug(MakeFinding(c, layout_died), MakeFinding(c, layout_died)));
+}
+
 TEST(ParseSecondsTest, NumbersAndDurations) {
   EXPECT_EQ(*ParseSeconds("max_time", "60"), 60);
   EXPECT_EQ(*ParseSeconds("max_time", "1.5"), 1.5);
