@@ -347,8 +347,9 @@ std::optional<StorageChange> CheckStorages(
     const absl::Span<const uint8_t> after = StorageBytes(group.storage, copy);
     // A resize may have grown the storage: what it added is new memory,
     // never poisoned, and only the elements it had are compared.
-    if (std::memcmp(after.data(), group.before.data(),
-                    std::min(after.size(), group.before.size())) == 0) {
+    const size_t kept = std::min(after.size(), group.before.size());
+    if (kept == 0 ||
+        std::memcmp(after.data(), group.before.data(), kept) == 0) {
       continue;  // Most storages: nothing changed.
     }
     const int64_t element_size = group.storage.element_size();
