@@ -16,7 +16,7 @@
 #include "oracles/invoke.h"
 #include "oracles/judgement.h"
 #include "oracles/mechanism.h"
-#include "oracles/nested_promises.h"
+#include "oracles/output_promises.h"
 
 namespace dpfuzz {
 namespace {
@@ -89,26 +89,6 @@ std::optional<CaseOutcome> CompareResults(const CallResult& expected,
                           absl::StrCat("output ", i), comparison, values)) {
       return diff;
     }
-  }
-  return std::nullopt;
-}
-
-// The first nested promise (oracles/nested_promises.h) an output of
-// `result` breaks: a layout contract finding, the baseline's own failure
-// when `result` is the contiguous baseline's.
-std::optional<CaseOutcome> CheckPromises(const CallResult& result,
-                                         FindingKind kind) {
-  for (size_t i = 0; i < result.outputs.size(); ++i) {
-    std::optional<std::string> broken = CheckNestedPromises(result.outputs[i]);
-    if (!broken.has_value()) continue;
-    CaseOutcome finding =
-        MakeFinding(Verdict::kLayoutContract,
-                    Described(kind == FindingKind::kBaselineFailure
-                                  ? absl::StrCat("baseline output ", i)
-                                  : absl::StrCat("output ", i),
-                              *broken));
-    finding.kind = kind;
-    return finding;
   }
   return std::nullopt;
 }
@@ -414,11 +394,11 @@ absl::StatusOr<CaseOutcome> RunNestedCase(const OpSpec& spec, const Case& c) {
                        Described(change->where, change->detail));
   }
   if (std::optional<CaseOutcome> broken =
-          CheckPromises(b, FindingKind::kBaselineFailure)) {
+          BrokenOutputPromise(b, FindingKind::kBaselineFailure)) {
     return *broken;
   }
   if (std::optional<CaseOutcome> broken =
-          CheckPromises(v, FindingKind::kLayoutBug)) {
+          BrokenOutputPromise(v, FindingKind::kLayoutBug)) {
     return *broken;
   }
   // Values are compared for deterministic ops only: those known so, and
@@ -428,7 +408,7 @@ absl::StatusOr<CaseOutcome> RunNestedCase(const OpSpec& spec, const Case& c) {
     DPFUZZ_ASSIGN_OR_RETURN(CallResult again,
                             Invoke(op, c, MaterializeBaseline(variant).args));
     if (std::optional<CaseOutcome> broken =
-            CheckPromises(again, FindingKind::kBaselineFailure)) {
+            BrokenOutputPromise(again, FindingKind::kBaselineFailure)) {
       return *broken;
     }
     values = again.outcome == CallOutcome::kOk &&

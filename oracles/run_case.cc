@@ -28,6 +28,7 @@
 #include "oracles/judgement.h"
 #include "oracles/mechanism.h"
 #include "oracles/nested_case.h"
+#include "oracles/output_promises.h"
 #include "oracles/reference.h"
 #include "oracles/resource_checks.h"
 #include "oracles/rules.h"
@@ -315,6 +316,10 @@ absl::StatusOr<CaseOutcome> JudgeVariant(
     return Invoke(op, c, variant.args);
   }();
   DPFUZZ_ASSIGN_OR_RETURN(CallResult v, std::move(variant_call));
+  if (std::optional<CaseOutcome> broken =
+          BrokenOutputPromise(v, FindingKind::kLayoutBug)) {
+    return *broken;
+  }
   if (std::optional<CaseOutcome> errors = JudgeErrors(b, v, c, "forward")) {
     // Note [Non-finite baselines]: what the side that returned gave.
     if (errors->verdict == Verdict::kRejectionMismatch) {
@@ -479,6 +484,12 @@ absl::StatusOr<CaseOutcome> RunCase(const OpSpec& given, const Case& c,
     DPFUZZ_ASSIGN_OR_RETURN(baseline_call, Invoke(op, c, baseline.args));
   }
   const CallResult& b = *baseline_call;
+  // No output is read before it lies where its layout says
+  // (oracles/output_promises.h).
+  if (std::optional<CaseOutcome> broken =
+          BrokenOutputPromise(b, FindingKind::kBaselineFailure)) {
+    return *broken;
+  }
   // Note [Failed factorizations].
   if (!(judged->rules & kRuleNondeterministic) &&
       FactorizationFailed(op, b, baseline.args, written)) {

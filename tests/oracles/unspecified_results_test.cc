@@ -3,10 +3,13 @@
 // resizes too (Note [Out= tensors the baseline resizes]; one only the out=
 // kernel resizes, as scratch, is a bug), the results of a factorization whose
 // info says it failed (Note [Failed factorizations]), the gradient of a sparse
-// result, which would flow through the to_dense that reads it (CheckBackward).
+// result, which would flow through the to_dense that reads it (CheckBackward),
+// and an output that reaches past its storage, which is never read
+// (oracles/output_promises.h).
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <torch/version.h>
 
 #include <string>
 
@@ -130,6 +133,30 @@ TEST(UnspecifiedResultsTest, ASparseResultMarksTheCallPhase) {
   };
   EXPECT_TRUE(densified("aten::to_sparse"));
   EXPECT_FALSE(densified("aten::neg"));
+}
+
+// 1.13's set_ from an empty source at an offset keeps sizes [2, 1, 3] over
+// a storage of 0 bytes; reading it killed the worker in dpfuzz's own code.
+// The output is not read: the baseline's own failure is said. 2.x raises.
+TEST(UnspecifiedResultsTest, AnOutputPastItsStorageIsNotRead) {
+  const std::string text = absl::StrCat(
+      R"({"format": "dpfuzz-case", "version": 1, "op": "aten::set_",
+          "overload": "source_Tensor_storage_offset", "variant": "inplace",
+          "seed": 0, "args": [)",
+      TensorJson("self", "[2, 1, 3]", "[3, 3, 1]"), ", ",
+      TensorJson("source", "[2, 3, 0]", "[3, 1, 1]"),
+      R"(, {"int": 1, "name": "storage_offset"},
+          {"ints": [2, 1, 3], "name": "size"}]})");
+  const CaseOutcome o = RunJson(text);
+#if TORCH_VERSION_MAJOR < 2
+  EXPECT_EQ(o.verdict, Verdict::kLayoutContract) << VerdictName(o.verdict);
+  EXPECT_EQ(o.kind, FindingKind::kBaselineFailure);
+  EXPECT_EQ(o.evidence.where, "baseline output 0");
+  EXPECT_THAT(o.evidence.detail,
+              ::testing::HasSubstr("reaches element 6 of a storage of 0"));
+#else
+  EXPECT_EQ(o.verdict, Verdict::kBothRejected) << o.evidence.detail;
+#endif
 }
 
 }  // namespace
