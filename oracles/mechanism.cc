@@ -13,6 +13,7 @@
 #include "generators/poison.h"
 #include "oracles/case_tensors.h"
 #include "oracles/compare.h"
+#include "oracles/places_written.h"
 
 namespace dpfuzz {
 namespace {
@@ -465,6 +466,9 @@ std::optional<Explanation> ExplainWrongValues(const Simulation& s) {
       }
     }
   }
+  // Note [Mechanisms by the places written]: writes with no values to
+  // simulate.
+  if (std::optional<Explanation> e = ExplainByPlacesWritten(s)) return e;
   if (s.written.empty()) {
     for (size_t i = 0; i < s.actual.size(); ++i) {
       if (FilledAsContiguous(s, i)) {

@@ -45,6 +45,9 @@
 //    above, whose name also holds for a gapped out of the same kernel; not
 //    tried where an argument is an int, a dim the permutation would
 //    renumber);
+//  - writes with no right values to simulate, by the storage elements
+//    they changed (oracles/places_written.h, Note [Mechanisms by the
+//    places written]), after the simulations of writes;
 //  - a result holding the gaps' poison bit pattern where the baseline has
 //    a value: an element read outside every view ("reads_outside_view"),
 //    named only when no simulation matched, as it says less.

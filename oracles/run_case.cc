@@ -29,6 +29,7 @@
 #include "oracles/mechanism.h"
 #include "oracles/nested_case.h"
 #include "oracles/output_promises.h"
+#include "oracles/places_written.h"
 #include "oracles/reference.h"
 #include "oracles/resource_checks.h"
 #include "oracles/rules.h"
@@ -275,18 +276,26 @@ ForwardResults(const c10::OperatorHandle& op, const Case& c,
 // it when one does (Note [Mechanisms by simulation]), and the reason the
 // results it is about are within the baseline's own instability when they
 // are (Note [Ill-conditioned baselines]): on a result of few distinct
-// values (a step, a comparison) a simulation may match by chance. CallResults
-// of a nondeterministic op differ by themselves; none is simulated.
+// values (a step, a comparison) a simulation may match by chance. Results
+// of a nondeterministic op differ by themselves: none is simulated, and
+// only the places its call wrote are asked (Note [Mechanisms by the places
+// written]).
 CaseOutcome Explained(CaseOutcome outcome, const c10::OperatorHandle& op,
                       const OpSpec& judged, const Case& c,
                       const CaseTensors& variant, const CallResults& b,
                       const CallResults& v,
                       const std::vector<std::string>& written) {
-  if (judged.rules & kRuleNondeterministic) return outcome;
   const auto forward = ForwardResults(op, c, written);
   Simulation s = SimulationOf(c, variant, v.names, b.tensors, v.tensors,
                               judged.comparison, forward);
   s.written = written;
+  if (judged.rules & kRuleNondeterministic) {
+    if (std::optional<Explanation> e = ExplainByPlacesWritten(s)) {
+      outcome.evidence.mechanism = e->mechanism;
+      outcome.evidence.mechanism_argument = e->argument;
+    }
+    return outcome;
+  }
   if (std::optional<Explanation> e = ExplainWrongValues(s)) {
     outcome.evidence.mechanism = e->mechanism;
     outcome.evidence.mechanism_argument = e->argument;

@@ -149,6 +149,11 @@ constexpr MechanismText kMechanismTexts[] = {
      "These kernels write $ARG at its strides from the start of its storage. "
      "A view with a storage offset (a narrow or a select) gets nothing, and "
      "the memory before it is overwritten."},
+    {"writes_past_end", "writes past the end of $ARG",
+     "These kernels write more elements than $ARG holds, one after another "
+     "from its data pointer, as if it had another size (the unreduced values "
+     "of a reduction, say). The memory after it is overwritten: the rest of a "
+     "larger tensor it was sliced from, or past its allocation, the heap."},
     {"leaves_unwritten", "leaves elements of $ARG unwritten when it is strided",
      "These kernels leave some elements of $ARG, when it is strided, as they "
      "were, and write the rest right: the results are computed elsewhere (a "

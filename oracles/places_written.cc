@@ -1,0 +1,104 @@
+#include "oracles/places_written.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "generators/materialize.h"
+#include "generators/tensor_spec.h"
+#include "oracles/case_tensors.h"
+
+namespace dpfuzz {
+namespace {
+
+// Which elements of `group`'s storage the call changed. A storage it grew
+// (resizing a written argument) is compared over the elements it had, as
+// CheckStorages does.
+std::vector<bool> ChangedElements(const StorageGroup& group) {
+  std::vector<uint8_t> copy;
+  const absl::Span<const uint8_t> after = StorageBytes(group.storage, copy);
+  const size_t size = group.storage.element_size();
+  std::vector<bool> changed(std::min(after.size(), group.before.size()) / size);
+  for (size_t e = 0; e < changed.size(); ++e) {
+    changed[e] = std::memcmp(after.data() + e * size,
+                             group.before.data() + e * size, size) != 0;
+  }
+  return changed;
+}
+
+bool Contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// The elements changed outside the views that may change: member `m`'s,
+// and every written member's.
+std::vector<int64_t> ChangedOutside(const Simulation& s,
+                                    const StorageGroup& group, size_t m,
+                                    const std::vector<bool>& changed) {
+  std::vector<bool> may(changed.size(), false);
+  for (size_t k = 0; k < group.specs.size(); ++k) {
+    if (k != m && !Contains(s.written, group.args[k])) continue;
+    for (int64_t index : SpecStorageIndices(group.specs[k])) may[index] = true;
+  }
+  std::vector<int64_t> outside;
+  for (size_t e = 0; e < changed.size(); ++e) {
+    if (changed[e] && !may[e]) outside.push_back(static_cast<int64_t>(e));
+  }
+  return outside;
+}
+
+std::optional<Explanation> InGroup(const Simulation& s,
+                                   const StorageGroup& group) {
+  for (const TensorSpec& spec : group.specs) {
+    if (spec.is_nested()) return std::nullopt;
+  }
+  const std::vector<bool> changed = ChangedElements(group);
+  for (size_t m = 0; m < group.specs.size(); ++m) {
+    const std::vector<int64_t> view = SpecStorageIndices(group.specs[m]);
+    if (view.empty()) continue;
+    const std::vector<int64_t> outside = ChangedOutside(s, group, m, changed);
+    if (outside.empty()) continue;
+    // The numel elements from its data pointer: [first, end).
+    const int64_t first = group.specs[m].layout.storage_offset;
+    const int64_t end = first + static_cast<int64_t>(view.size());
+    bool contiguous = true;
+    for (size_t i = 0; i < view.size(); ++i) {
+      contiguous = contiguous && view[i] == first + static_cast<int64_t>(i);
+    }
+    if (contiguous) {
+      bool run = true;  // end, end + 1, ...
+      for (size_t i = 0; i < outside.size(); ++i) {
+        run = run && outside[i] == end + static_cast<int64_t>(i);
+      }
+      if (run) return Explanation{"writes_past_end", group.args[m]};
+      continue;
+    }
+    // Right values exist for a result: Note [Mechanisms by simulation]
+    // judged its writes by them.
+    if (Contains(s.names, group.args[m])) continue;
+    const auto linear = [&](int64_t index) {
+      return index >= first && index < end;
+    };
+    const bool fits = std::all_of(outside.begin(), outside.end(), linear);
+    const bool kept =
+        std::none_of(view.begin(), view.end(), [&](int64_t index) {
+          return !linear(index) &&
+                 index < static_cast<int64_t>(changed.size()) && changed[index];
+        });
+    if (fits && kept) return Explanation{"writes_as_contiguous", group.args[m]};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Explanation> ExplainByPlacesWritten(const Simulation& s) {
+  for (const StorageGroup& group : s.variant->groups) {
+    if (std::optional<Explanation> e = InGroup(s, group)) return e;
+  }
+  return std::nullopt;
+}
+
+}  // namespace dpfuzz

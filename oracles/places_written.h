@@ -1,0 +1,47 @@
+// The layout mistake of a write told by where it landed, for writes whose
+// values cannot be simulated.
+//
+// Note [Mechanisms by the places written]
+// Note [Mechanisms by simulation] names a mistake only when its simulation
+// reproduces the wrong values. Some writes have no right values to
+// simulate: an argument an op writes although its schema does not say so
+// (rrelu_with_noise's `noise` in training: no result compared gives its
+// right contents), and memory past an argument's end, which no right
+// result covers. What the storage snapshots do give exactly is which
+// storage elements the call changed. ExplainByPlacesWritten names a
+// mistake when the elements changed outside the views that may change are
+// exactly those the mistake writes, under the same rule of not guessing:
+//  - "writes_as_contiguous" of an argument with no right values (none of
+//    the results compared is it): every element changed outside the views
+//    lies among the numel elements from its data pointer, and none of its
+//    own elements outside those changed (what the kernel never reached
+//    stays as it was);
+//  - "writes_past_end" of a contiguous argument: the elements changed
+//    outside the views are one run that begins right after its last
+//    element, as if it held more elements (a loss reduced into a 0-dim
+//    out= that first writes its unreduced values there).
+// Only the places are compared, so it is tried after the simulations of
+// values. Nested arguments are not explained so; a storage the call grew
+// (resizing a written argument to its unreduced size first) is judged by
+// the elements it had.
+//
+//   std::optional<Explanation> e = ExplainByPlacesWritten(simulation);
+//   e->mechanism  // "writes_past_end"
+//   e->argument   // "out"
+
+#ifndef DPFUZZ_ORACLES_PLACES_WRITTEN_H_
+#define DPFUZZ_ORACLES_PLACES_WRITTEN_H_
+
+#include <optional>
+
+#include "oracles/mechanism.h"
+
+namespace dpfuzz {
+
+// Uses the simulation's variant tensors (their storages after the call and
+// their snapshots), `written` and the names of the results compared.
+std::optional<Explanation> ExplainByPlacesWritten(const Simulation& s);
+
+}  // namespace dpfuzz
+
+#endif  // DPFUZZ_ORACLES_PLACES_WRITTEN_H_
