@@ -22,6 +22,7 @@
 #include "crashes/bugs/bug_class.h"
 #include "fuzz/op_knowledge.h"
 #include "fuzz/report_classes.h"
+#include "fuzz/report_not_bugs.h"
 #include "fuzz/report_tables.h"
 
 namespace dpfuzz {
@@ -431,16 +432,7 @@ std::vector<Table> ReportTables(const Json& r) {
         {"overlap",
          "Overlap findings (not bugs: they show only while a written tensor "
          "shares memory with an input, which PyTorch leaves undefined)"}}) {
-    Table& t = tables.emplace_back(
-        Table{id,
-              title,
-              {"finding", "op", "variant", "verdict", "hits", "evidence"}});
-    for (const Json& f : r.at(id)) {
-      t.rows.push_back({"",
-                        {Link(Field(f, "dir")), Code(Field(f, "op")),
-                         Text(Field(f, "variant")), Text(Field(f, "verdict")),
-                         Number(f.at("hits")), Text(Field(f, "detail"))}});
-    }
+    tables.push_back(NotBugsTable(id, title, r.at(id)));
   }
   Table& errors =
       tables.emplace_back(Table{"errors",

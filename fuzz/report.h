@@ -7,8 +7,10 @@
 //  - the bugs (crashes/bugs/bug.h), ranked: id, op, variant, verdict and
 //    family, culprit, feature, severity, confidence (and why it is low),
 //    dtypes, hits, one line of evidence, its findings and its issue.md;
-//  - baseline failures (the contiguous baseline itself fails) and flaky
-//    findings (not shown again in a fresh worker), which are never bugs;
+//  - baseline failures (the contiguous baseline itself fails), flaky
+//    findings (not shown again in a fresh worker) and overlap findings,
+//    which are never bugs: on the page one row per op, variant and verdict
+//    (fuzz/report_not_bugs.h), in JSON every finding;
 //  - internal errors: dpfuzz's own failures, errors/<name>/error.json
 //    ({"ticket" or "op", "error", "case": a file beside it}), read as far
 //    as they can be: an unreadable one is listed as such;

@@ -12,6 +12,7 @@
 #include "generators/rng.h"
 #include "oracles/case_tensors.h"
 #include "oracles/run_case.h"
+#include "tests/oracles/laid_argument.h"
 #include "tests/planted/planted_specs.h"
 
 namespace dpfuzz {
@@ -27,15 +28,6 @@ const OpSpec& SpecOf(const std::string& op) {
   ADD_FAILURE() << "no planted op " << op;
   static const OpSpec none;
   return none;
-}
-
-// A float32 tensor argument laid out as given, with generated values.
-Argument Laid(const std::string& name, Dims sizes, Dims strides,
-              int64_t offset = 0) {
-  Rng rng(7);
-  TensorSpec spec = Values(sizes, DType::kFloat32, rng);
-  spec.layout = StridedLayout{sizes, strides, offset};
-  return Arg(name, spec);
 }
 
 CaseOutcome RunOn(const std::string& op, Variant variant,

@@ -6,24 +6,15 @@
 
 #include <gtest/gtest.h>
 
-#include "generators/op_args.h"
-#include "generators/rng.h"
 #include "oracles/case_tensors.h"
+#include "tests/oracles/laid_argument.h"
 
 namespace dpfuzz {
 namespace {
 
-// A float32 argument laid out as given over its own storage.
-Argument Laid(const std::string& name, Dims sizes, Dims strides,
-              int64_t offset = 0) {
-  Rng rng(3);
-  TensorSpec spec = Values(sizes, DType::kFloat32, rng);
-  spec.layout = StridedLayout{sizes, strides, offset};
-  return Arg(name, spec);
-}
-
 // The variant tensors of a case of `args`, as an op's call leaves them:
-// the storage of `arg` gets 7 at each of `elements`.
+// the storage of `arg` gets 1234.5 (beyond the small values `Laid` draws) at
+// each of `elements`.
 struct Written {
   Case c;
   CaseTensors variant;
@@ -35,7 +26,7 @@ struct Written {
     variant = *MaterializeVariant(c);
     at::Tensor view = variant.args.at(arg).front();
     float* storage = view.data_ptr<float>() - view.storage_offset();
-    for (int64_t e : elements) storage[e] = 7;
+    for (int64_t e : elements) storage[e] = 1234.5f;
   }
 
   std::optional<Explanation> Explain(std::vector<std::string> results,

@@ -19,6 +19,7 @@
 #include "generators/op_args.h"
 #include "generators/rng.h"
 #include "oracles/run_case.h"
+#include "tests/oracles/laid_argument.h"
 #include "tests/planted/planted_specs.h"
 
 namespace dpfuzz {
@@ -26,14 +27,6 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::UnorderedElementsAre;
-
-Argument Laid(const std::string& name, Dims sizes, Dims strides, int64_t offset,
-              uint64_t seed) {
-  Rng rng(seed);
-  TensorSpec spec = Values(sizes, DType::kFloat32, rng);
-  spec.layout = StridedLayout{sizes, strides, offset};
-  return Arg(name, spec);
-}
 
 // The findings of each planted_class op's buggy variant on a few layouts
 // (transposed, with gaps, both; offsets), dtype float32, as stored.
