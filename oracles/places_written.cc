@@ -49,11 +49,28 @@ std::vector<int64_t> ChangedOutside(const Simulation& s,
   return outside;
 }
 
+// Whether a written member of `group` is left with other sizes than it
+// was made with: an out= of another size, resized, addresses other
+// elements now, which it may write.
+bool LeftResized(const Simulation& s, const StorageGroup& group) {
+  for (size_t k = 0; k < group.specs.size(); ++k) {
+    if (!Contains(s.written, group.args[k])) continue;
+    const auto it = s.variant->args.find(group.args[k]);
+    if (it == s.variant->args.end() || it->second.size() != 1) continue;
+    const at::Tensor& now = it->second.front();
+    if (now.defined() && now.sizes().vec() != group.specs[k].layout.sizes) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::optional<Explanation> InGroup(const Simulation& s,
                                    const StorageGroup& group) {
   for (const TensorSpec& spec : group.specs) {
     if (spec.is_nested()) return std::nullopt;
   }
+  if (LeftResized(s, group)) return std::nullopt;
   const std::vector<bool> changed = ChangedElements(group);
   for (size_t m = 0; m < group.specs.size(); ++m) {
     const std::vector<int64_t> view = SpecStorageIndices(group.specs[m]);

@@ -21,9 +21,11 @@
 //    element, as if it held more elements (a loss reduced into a 0-dim
 //    out= that first writes its unreduced values there).
 // Only the places are compared, so it is tried after the simulations of
-// values. Nested arguments are not explained so; a storage the call grew
-// (resizing a written argument to its unreduced size first) is judged by
-// the elements it had.
+// values. Nested arguments are not explained so, nor a storage whose
+// written argument the call left with other sizes (an out= of another
+// size, resized, may write where it now lies); a storage the call grew and
+// whose arguments it left as they were (a 0-dim out= resized to the
+// unreduced size and back) is judged by the elements it had.
 //
 //   std::optional<Explanation> e = ExplainByPlacesWritten(simulation);
 //   e->mechanism  // "writes_past_end"

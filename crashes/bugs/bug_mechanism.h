@@ -2,9 +2,8 @@
 //
 // Wrong values are explained by simulation in the worker
 // (oracles/mechanism.h, Note [Mechanisms by simulation]; writes with no
-// values to simulate by the places they changed, oracles/places_written.h),
-// and a broken
-// out= promise by what was seen ("replaces_out", "marks_out_conj",
+// values to simulate, by the places they changed: oracles/places_written.h),
+// a broken out= promise by what was seen ("replaces_out", "marks_out_conj",
 // "returns_other_tensor", oracles/run_case.cc), and a memory format an op
 // should keep by the input that had it ("drops_memory_format",
 // oracles/rules.h): the finding's evidence names the mistake and the

@@ -74,6 +74,20 @@ TEST(PlacesWrittenTest, AContiguousArgumentWrittenOnPastItsEnd) {
   EXPECT_FALSE(Written(args, "out", {0, 1}).Explain({"out"}, {"out"}));
 }
 
+TEST(PlacesWrittenTest, AnOutLeftResizedIsNotJudgedByPlaces) {
+  const std::vector<Argument> args = {Laid("self", {4}, {1}),
+                                      Laid("out", {2}, {1})};
+  // An out= of two elements resized to the result's four, in its storage.
+  Written resized(args, "out", {0, 1, 2, 3});
+  resized.variant.args.at("out").front().resize_({4});
+  EXPECT_FALSE(resized.Explain({"out"}, {"out"}));
+  // The same writes with out left as it was: past its end.
+  std::optional<Explanation> e =
+      Written(args, "out", {0, 1, 2, 3}).Explain({"out"}, {"out"});
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->mechanism, "writes_past_end");
+}
+
 TEST(PlacesWrittenTest, AStorageTheCallGrewIsJudgedByTheElementsItHad) {
   // The out= resized to the unreduced size (its storage grows past the
   // elements it had), written, and resized back.
