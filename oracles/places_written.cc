@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "generators/contract_rules.h"
 #include "generators/materialize.h"
 #include "generators/tensor_spec.h"
 #include "oracles/case_tensors.h"
@@ -33,13 +34,13 @@ bool Contains(const std::vector<std::string>& names, const std::string& name) {
 }
 
 // The elements changed outside the views that may change: member `m`'s,
-// and every written member's.
-std::vector<int64_t> ChangedOutside(const Simulation& s,
-                                    const StorageGroup& group, size_t m,
+// and every member the call writes (`writes`).
+std::vector<int64_t> ChangedOutside(const StorageGroup& group, size_t m,
+                                    const std::vector<std::string>& writes,
                                     const std::vector<bool>& changed) {
   std::vector<bool> may(changed.size(), false);
   for (size_t k = 0; k < group.specs.size(); ++k) {
-    if (k != m && !Contains(s.written, group.args[k])) continue;
+    if (k != m && !Contains(writes, group.args[k])) continue;
     for (int64_t index : SpecStorageIndices(group.specs[k])) may[index] = true;
   }
   std::vector<int64_t> outside;
@@ -65,17 +66,24 @@ bool LeftResized(const Simulation& s, const StorageGroup& group) {
   return false;
 }
 
+// `writes`: the arguments the call writes, by its schema or by design
+// (generators/contract_rules.h: MutatedByDesign, `mutated`).
 std::optional<Explanation> InGroup(const Simulation& s,
-                                   const StorageGroup& group) {
+                                   const StorageGroup& group,
+                                   const std::vector<std::string>& writes,
+                                   const std::vector<std::string>& mutated) {
   for (const TensorSpec& spec : group.specs) {
     if (spec.is_nested()) return std::nullopt;
   }
   if (LeftResized(s, group)) return std::nullopt;
   const std::vector<bool> changed = ChangedElements(group);
   for (size_t m = 0; m < group.specs.size(); ++m) {
+    // An argument the call does not write is no mistake's.
+    if (!Contains(writes, group.args[m])) continue;
     const std::vector<int64_t> view = SpecStorageIndices(group.specs[m]);
     if (view.empty()) continue;
-    const std::vector<int64_t> outside = ChangedOutside(s, group, m, changed);
+    const std::vector<int64_t> outside =
+        ChangedOutside(group, m, writes, changed);
     if (outside.empty()) continue;
     // The numel elements from its data pointer: [first, end).
     const int64_t first = group.specs[m].layout.storage_offset;
@@ -93,8 +101,11 @@ std::optional<Explanation> InGroup(const Simulation& s,
       continue;
     }
     // Right values exist for a result: Note [Mechanisms by simulation]
-    // judged its writes by them.
-    if (Contains(s.names, group.args[m])) continue;
+    // judged its writes by them. An argument written by design is no
+    // result.
+    if (!Contains(mutated, group.args[m]) || Contains(s.names, group.args[m])) {
+      continue;
+    }
     const auto linear = [&](int64_t index) {
       return index >= first && index < end;
     };
@@ -112,8 +123,13 @@ std::optional<Explanation> InGroup(const Simulation& s,
 }  // namespace
 
 std::optional<Explanation> ExplainByPlacesWritten(const Simulation& s) {
+  const std::vector<std::string> mutated = MutatedByDesign(*s.c);
+  std::vector<std::string> writes = s.written;
+  writes.insert(writes.end(), mutated.begin(), mutated.end());
   for (const StorageGroup& group : s.variant->groups) {
-    if (std::optional<Explanation> e = InGroup(s, group)) return e;
+    if (std::optional<Explanation> e = InGroup(s, group, writes, mutated)) {
+      return e;
+    }
   }
   return std::nullopt;
 }

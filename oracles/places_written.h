@@ -11,15 +11,19 @@
 // storage elements the call changed. ExplainByPlacesWritten names a
 // mistake when the elements changed outside the views that may change are
 // exactly those the mistake writes, under the same rule of not guessing:
-//  - "writes_as_contiguous" of an argument with no right values (none of
-//    the results compared is it): every element changed outside the views
-//    lies among the numel elements from its data pointer, and none of its
-//    own elements outside those changed (what the kernel never reached
-//    stays as it was);
-//  - "writes_past_end" of a contiguous argument: the elements changed
-//    outside the views are one run that begins right after its last
-//    element, as if it held more elements (a loss reduced into a 0-dim
-//    out= that first writes its unreduced values there).
+//  - "writes_as_contiguous" of an argument the op writes by design though
+//    its schema does not say so (MutatedByDesign,
+//    generators/contract_rules.h), whose right contents no result gives:
+//    every element changed outside the views lies among the numel
+//    elements from its data pointer, and none of its own elements outside
+//    those changed (what the kernel never reached stays as it was);
+//  - "writes_past_end" of a contiguous argument the call writes (by its
+//    schema or by design): the elements changed outside the views are one
+//    run that begins right after its last element, as if it held more
+//    elements (a loss reduced into a 0-dim out= that first writes its
+//    unreduced values there).
+// An argument the call does not write is named by neither: a write that
+// lands in an input is another argument's mistake.
 // Only the places are compared, so it is tried after the simulations of
 // values. Nested arguments are not explained so, nor a storage whose
 // written argument the call left with other sizes (an out= of another

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "generators/contract_rules.h"
 #include "oracles/case_tensors.h"
 #include "tests/oracles/laid_argument.h"
 
@@ -38,7 +39,9 @@ struct Written {
   }
 };
 
-TEST(PlacesWrittenTest, AnArgumentWithoutRightValuesWrittenLinearly) {
+TEST(PlacesWrittenTest, AnArgumentWrittenByDesignWrittenLinearly) {
+  // test::op writes `noise` though its schema does not say so.
+  AddMutatedArgumentRules({{"test::op", "noise", "", "a random op's state"}});
   // noise [2]@[2]: its elements are storage[0] and storage[2]; written as if
   // contiguous, storage[0] and storage[1].
   const std::vector<Argument> args = {Laid("self", {2}, {1}),
@@ -48,6 +51,10 @@ TEST(PlacesWrittenTest, AnArgumentWithoutRightValuesWrittenLinearly) {
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ(e->mechanism, "writes_as_contiguous");
   EXPECT_EQ(e->argument, "noise");
+  // An input the op does not write is no mistake's.
+  Written input({Laid("self", {2}, {1}), Laid("weight", {2}, {2})}, "weight",
+                {0, 1});
+  EXPECT_FALSE(input.Explain({"output 0"}, {}));
   // A compared result's writes are judged by their values instead.
   EXPECT_FALSE(Written(args, "noise", {0, 1}).Explain({"noise"}, {}));
   // Its second element written too: not what a linear write does.
