@@ -67,7 +67,9 @@ bool LeftResized(const Simulation& s, const StorageGroup& group) {
 }
 
 // `writes`: the arguments the call writes, by its schema or by design
-// (generators/contract_rules.h: MutatedByDesign, `mutated`).
+// (generators/contract_rules.h: MutatedByDesign, `mutated`). Nothing when
+// the changes fit no member's mistake, or the mistakes of two (an out=
+// sharing a storage with an argument written by design).
 std::optional<Explanation> InGroup(const Simulation& s,
                                    const StorageGroup& group,
                                    const std::vector<std::string>& writes,
@@ -76,6 +78,7 @@ std::optional<Explanation> InGroup(const Simulation& s,
     if (spec.is_nested()) return std::nullopt;
   }
   if (LeftResized(s, group)) return std::nullopt;
+  std::vector<Explanation> fitting;
   const std::vector<bool> changed = ChangedElements(group);
   for (size_t m = 0; m < group.specs.size(); ++m) {
     // An argument the call does not write is no mistake's.
@@ -97,7 +100,7 @@ std::optional<Explanation> InGroup(const Simulation& s,
       for (size_t i = 0; i < outside.size(); ++i) {
         run = run && outside[i] == end + static_cast<int64_t>(i);
       }
-      if (run) return Explanation{"writes_past_end", group.args[m]};
+      if (run) fitting.push_back({"writes_past_end", group.args[m]});
       continue;
     }
     // Right values exist for a result: Note [Mechanisms by simulation]
@@ -115,9 +118,11 @@ std::optional<Explanation> InGroup(const Simulation& s,
           return !linear(index) &&
                  index < static_cast<int64_t>(changed.size()) && changed[index];
         });
-    if (fits && kept) return Explanation{"writes_as_contiguous", group.args[m]};
+    if (fits && kept)
+      fitting.push_back({"writes_as_contiguous", group.args[m]});
   }
-  return std::nullopt;
+  if (fitting.size() != 1) return std::nullopt;
+  return fitting.front();
 }
 
 }  // namespace

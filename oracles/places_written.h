@@ -23,7 +23,9 @@
 //    elements (a loss reduced into a 0-dim out= that first writes its
 //    unreduced values there).
 // An argument the call does not write is named by neither: a write that
-// lands in an input is another argument's mistake.
+// lands in an input is another argument's mistake. Changes that fit the
+// mistakes of two arguments sharing a storage (an out= over the memory of
+// an argument written by design) name neither.
 // Only the places are compared, so it is tried after the simulations of
 // values. Nested arguments are not explained so, nor a storage whose
 // written argument the call left with other sizes (an out= of another

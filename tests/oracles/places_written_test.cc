@@ -21,9 +21,11 @@ struct Written {
   CaseTensors variant;
 
   Written(std::vector<Argument> args, const std::string& arg,
-          const std::vector<int64_t>& elements) {
+          const std::vector<int64_t>& elements,
+          std::vector<Alias> aliases = {}) {
     c.op = "test::op";
     c.args = std::move(args);
+    c.aliases = std::move(aliases);
     variant = *MaterializeVariant(c);
     at::Tensor view = variant.args.at(arg).front();
     float* storage = view.data_ptr<float>() - view.storage_offset();
@@ -51,6 +53,12 @@ TEST(PlacesWrittenTest, AnArgumentWrittenByDesignWrittenLinearly) {
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ(e->mechanism, "writes_as_contiguous");
   EXPECT_EQ(e->argument, "noise");
+  // An out= sharing noise's storage, [2]@[1] at storage[0]: storage[2] is
+  // noise's second element written linearly and out's past its end alike.
+  Written shared({Laid("self", {2}, {1}), Laid("noise", {2}, {2}, 1),
+                  Laid("out", {2}, {1})},
+                 "noise", {0, 1, 2}, {Alias{"out", "noise"}});
+  EXPECT_FALSE(shared.Explain({"out"}, {"out"}));
   // An input the op does not write is no mistake's.
   Written input({Laid("self", {2}, {1}), Laid("weight", {2}, {2})}, "weight",
                 {0, 1});
