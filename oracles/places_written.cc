@@ -41,7 +41,9 @@ std::vector<int64_t> ChangedOutside(const StorageGroup& group, size_t m,
   std::vector<bool> may(changed.size(), false);
   for (size_t k = 0; k < group.specs.size(); ++k) {
     if (k != m && !Contains(writes, group.args[k])) continue;
-    for (int64_t index : SpecStorageIndices(group.specs[k])) may[index] = true;
+    for (int64_t index : SpecStorageIndices(group.specs[k])) {
+      if (index < static_cast<int64_t>(may.size())) may[index] = true;
+    }
   }
   std::vector<int64_t> outside;
   for (size_t e = 0; e < changed.size(); ++e) {
@@ -103,9 +105,9 @@ std::optional<Explanation> InGroup(const Simulation& s,
       if (run) fitting.push_back({"writes_past_end", group.args[m]});
       continue;
     }
-    // Right values exist for a result: Note [Mechanisms by simulation]
-    // judged its writes by them. An argument written by design is no
-    // result.
+    // Linearly only an argument written by design and compared as no
+    // result: a result's writes were judged by their values (Note
+    // [Mechanisms by simulation]).
     if (!Contains(mutated, group.args[m]) || Contains(s.names, group.args[m])) {
       continue;
     }
