@@ -134,7 +134,8 @@ Dims ComputeStridesFor(MemoryFormat format, const Dims& sizes) {
   return {};
 }
 
-int64_t ComputeStorageExtent(const Dims& sizes, const Dims& strides,
+int64_t ComputeStorageExtent(absl::Span<const int64_t> sizes,
+                             absl::Span<const int64_t> strides,
                              int64_t storage_offset) {
   int64_t extent = 1;
   for (size_t i = 0; i < sizes.size(); ++i) {

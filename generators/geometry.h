@@ -22,6 +22,7 @@
 #include <ostream>
 
 #include "absl/container/inlined_vector.h"
+#include "absl/types/span.h"
 #include "generators/strided_layout.h"
 
 namespace dpfuzz {
@@ -63,7 +64,8 @@ Dims ComputeStridesFor(MemoryFormat format, const Dims& sizes);
 // Elements the storage must hold so that every element of the view is
 // inside it: 0 for an empty view (c10's computeStorageNbytes rule, which
 // ignores the offset then), else offset + 1 + sum((size - 1) * stride).
-int64_t ComputeStorageExtent(const Dims& sizes, const Dims& strides,
+int64_t ComputeStorageExtent(absl::Span<const int64_t> sizes,
+                             absl::Span<const int64_t> strides,
                              int64_t storage_offset);
 int64_t ComputeStorageExtent(const StridedLayout& layout);
 

@@ -340,6 +340,18 @@ CaseTensors MaterializeBaselineBefore(const CaseTensors& variant) {
   return MaterializeRereadBaseline(variant, /*arg=*/"", /*indices=*/{});
 }
 
+std::vector<bool> ChangedElements(const StorageGroup& group) {
+  std::vector<uint8_t> copy;
+  const absl::Span<const uint8_t> after = StorageBytes(group.storage, copy);
+  const size_t size = group.storage.element_size();
+  std::vector<bool> changed(std::min(after.size(), group.before.size()) / size);
+  for (size_t e = 0; e < changed.size(); ++e) {
+    changed[e] = std::memcmp(after.data() + e * size,
+                             group.before.data() + e * size, size) != 0;
+  }
+  return changed;
+}
+
 std::optional<StorageChange> CheckStorages(
     const CaseTensors& tensors, const std::set<std::string>& written) {
   for (const StorageGroup& group : tensors.groups) {
@@ -364,13 +376,9 @@ std::optional<StorageChange> CheckStorages(
       MarkResized(MemberTensor(tensors.args, group.args[i]), group,
                   group.specs[i], may_change);
     }
-    const size_t had = group.before.size() / element_size;
-    for (size_t e = 0; e < may_change.size() && e < had; ++e) {
-      if (may_change[e] || std::memcmp(after.data() + e * element_size,
-                                       group.before.data() + e * element_size,
-                                       element_size) == 0) {
-        continue;
-      }
+    const std::vector<bool> changed = ChangedElements(group);
+    for (size_t e = 0; e < changed.size(); ++e) {
+      if (!changed[e] || may_change[e]) continue;
       const int64_t index = static_cast<int64_t>(e);
       StorageChange change;
       change.verdict =

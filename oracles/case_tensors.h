@@ -102,6 +102,11 @@ CaseTensors MaterializeRereadBaseline(const CaseTensors& variant,
                                       const std::string& arg,
                                       const std::vector<int64_t>& indices);
 
+// Which elements of `group`'s storage differ from its snapshot, over the
+// elements it had (a resize may have grown it since: what it added is new
+// memory, never poisoned).
+std::vector<bool> ChangedElements(const StorageGroup& group);
+
 // An element of a storage that changed where it must not have.
 struct StorageChange {
   Verdict verdict;     // kOutsideWrite when the storage holds a written

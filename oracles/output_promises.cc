@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "generators/geometry.h"
 #include "oracles/judgement.h"
 #include "oracles/nested_promises.h"
 
@@ -15,10 +16,11 @@ std::optional<std::string> CheckInsideStorage(const at::Tensor& output) {
   }
   const int64_t elements =
       static_cast<int64_t>(output.storage().nbytes()) / output.element_size();
-  int64_t last = output.storage_offset();
-  for (int64_t d = 0; d < output.dim(); ++d) {
-    last += (output.size(d) - 1) * output.stride(d);
-  }
+  const at::IntArrayRef sizes = output.sizes(), strides = output.strides();
+  const int64_t last = ComputeStorageExtent({sizes.data(), sizes.size()},
+                                            {strides.data(), strides.size()},
+                                            output.storage_offset()) -
+                       1;
   if (output.storage_offset() >= 0 && last < elements) return std::nullopt;
   return absl::StrCat("the output (sizes [",
                       absl::StrJoin(output.sizes(), ", "), "], strides [",

@@ -1,33 +1,15 @@
 #include "oracles/places_written.h"
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 #include <vector>
 
-#include "absl/types/span.h"
 #include "generators/contract_rules.h"
-#include "generators/materialize.h"
 #include "generators/tensor_spec.h"
 #include "oracles/case_tensors.h"
 
 namespace dpfuzz {
 namespace {
-
-// Which elements of `group`'s storage the call changed. A storage it grew
-// (resizing a written argument) is compared over the elements it had, as
-// CheckStorages does.
-std::vector<bool> ChangedElements(const StorageGroup& group) {
-  std::vector<uint8_t> copy;
-  const absl::Span<const uint8_t> after = StorageBytes(group.storage, copy);
-  const size_t size = group.storage.element_size();
-  std::vector<bool> changed(std::min(after.size(), group.before.size()) / size);
-  for (size_t e = 0; e < changed.size(); ++e) {
-    changed[e] = std::memcmp(after.data() + e * size,
-                             group.before.data() + e * size, size) != 0;
-  }
-  return changed;
-}
 
 bool Contains(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
